@@ -66,10 +66,7 @@ impl Dbc {
 
     /// The cheapest chain of `n` under `model` (any finite, positive costs).
     pub fn optimal_with<N: Limbs + ?Sized>(n: &N, model: &CostModel) -> Result<Dbc, DbcError> {
-        if !model.is_valid() {
-            return Err(DbcError::BadCostModel);
-        }
-        let input = Input::new(n)?;
+        let input = checked(n, model)?;
         if input.bits == 0 {
             return Ok(Dbc::default());
         }
@@ -117,10 +114,7 @@ impl Dbc {
     /// admissible leading term (`2^a 3^b` in `[B1, B2]`). Small inputs with no
     /// admissible leading term get the NAF chain.
     pub fn eom_with<N: Limbs + ?Sized>(n: &N, model: &CostModel) -> Result<Dbc, DbcError> {
-        if !model.is_valid() {
-            return Err(DbcError::BadCostModel);
-        }
-        let input = Input::new(n)?;
+        let input = checked(n, model)?;
         if input.bits == 0 {
             return Ok(Dbc::default());
         }
@@ -147,10 +141,7 @@ impl Dbc {
         if delta == 0 {
             return Err(DbcError::ZeroDelta);
         }
-        if !model.is_valid() {
-            return Err(DbcError::BadCostModel);
-        }
-        let input = Input::new(n)?;
+        let input = checked(n, model)?;
         if input.bits == 0 {
             return Ok(Dbc::default());
         }
@@ -173,6 +164,14 @@ impl Dbc {
         let input = Input::new(n)?;
         Ok(with_limbs!(input.bits, naf_of_limbs(&input.limbs)))
     }
+}
+
+/// The input, after checking it and the cost model.
+fn checked<'a, N: Limbs + ?Sized>(n: &'a N, model: &CostModel) -> Result<Input<'a>, DbcError> {
+    if !model.is_valid() {
+        return Err(DbcError::BadCostModel);
+    }
+    Input::new(n)
 }
 
 /// Accepts leading terms with `n/2 < 2^a 3^b <= 4n` (and `n > 0`).
