@@ -1,0 +1,220 @@
+//! Point formulas and scalar multiplication on the CPU.
+//!
+//! * [`formulas`]: Jacobian doubling, tripling, mixed and full addition for
+//!   `a = 0`, `a = -3` and any `a`, each with its cost, all runnable with an
+//!   operation counter ([`Counting`]).
+//! * [`mul`]: `k * P` by a [`ScalarMulMethod`]: the paper's double-base-chain
+//!   method (Algorithm 1 over a δ-suboptimal chain whose search uses the cost
+//!   of the formulas actually run), NAF, width-`w` NAF, GLV with interleaved
+//!   wNAF, or `Auto`.
+//!
+//! ```
+//! use ark_bn254::{Fr, G1Projective};
+//! use ark_ec::PrimeGroup;
+//! use ark_ff::{BigInteger, PrimeField};
+//! use zkaccel_cpu::{mul, ScalarMulMethod};
+//! let p = G1Projective::generator();
+//! let k = Fr::from(123456789u64);
+//! let fast = mul(&p, &k.into_bigint(), ScalarMulMethod::Auto).unwrap();
+//! assert_eq!(fast, p * k);
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod formulas;
+pub mod scalar_mul;
+
+pub use formulas::{Counting, FieldOps, FormulaSet, Plain};
+pub use zkaccel_dbc::{DbcError, Limbs};
+
+use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
+use ark_ff::{PrimeField, Zero};
+use core::fmt;
+use scalar_mul::{run_chain, to_affine, wnaf_mul};
+use zkaccel_dbc::Dbc;
+
+/// How to compute `k * P`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ScalarMulMethod {
+    /// The fastest measured method for the curve (see [`CurveMul::auto`]).
+    Auto,
+    /// The paper's Algorithm 1 over `Dbc::suboptimal(k, delta)` under the cost
+    /// model of the formulas in use (S = 0.8 M).
+    Dbc {
+        /// Leading terms tried by the chain search (at least 1).
+        delta: u32,
+    },
+    /// Non-adjacent form, left to right, mixed additions of `±P`.
+    Naf,
+    /// Width-`w` NAF (`2..=16`) over an affine table of odd multiples.
+    Wnaf(u32),
+    /// GLV split with interleaved wNAF (curves with an endomorphism, see
+    /// [`CurveMul::glv`]); for points in the prime-order subgroup, as arkworks'
+    /// own GLV.
+    Glv,
+}
+
+/// Why a scalar multiplication was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MulError {
+    /// The scalar or a parameter was refused by the chain or recoding code.
+    Scalar(DbcError),
+    /// The curve has no GLV endomorphism configured ([`CurveMul::glv`]).
+    GlvUnavailable,
+    /// These formulas are wrong for this curve's `a` (e.g. `a = 0` formulas on P-256).
+    FormulasInvalid(FormulaSet),
+}
+
+impl fmt::Display for MulError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MulError::Scalar(e) => write!(f, "scalar: {e}"),
+            MulError::GlvUnavailable => write!(f, "this curve has no GLV endomorphism configured"),
+            MulError::FormulasInvalid(s) => write!(
+                f,
+                "the {s:?} formulas do not hold for this curve's coefficient a"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MulError {}
+
+impl From<DbcError> for MulError {
+    fn from(e: DbcError) -> Self {
+        MulError::Scalar(e)
+    }
+}
+
+/// Per-curve choices for scalar multiplication. Every `SWCurveConfig` can
+/// implement it with no body (`impl CurveMul for MyConfig {}`); the curves of
+/// arkworks 0.6 that have a GLV endomorphism are wired here.
+pub trait CurveMul: SWCurveConfig {
+    /// `k * P` by GLV with window `w`, if the curve has an endomorphism;
+    /// `P` must be in the prime-order subgroup.
+    fn glv<O: FieldOps<Self::BaseField>>(
+        _p: &Projective<Self>,
+        _k: Self::ScalarField,
+        _w: u32,
+        _set: FormulaSet,
+        _ops: &mut O,
+    ) -> Option<Projective<Self>> {
+        None
+    }
+
+    /// What `Auto` runs for a `bits`-bit scalar: GLV when the curve has it and
+    /// every point is in the prime-order subgroup (cofactor 1), else wNAF with
+    /// the window that minimises its cost for that length.
+    fn auto(bits: u32) -> ScalarMulMethod {
+        let glv = Self::glv(
+            &Projective::<Self>::zero(),
+            Self::ScalarField::zero(),
+            4,
+            FormulaSet::Generic,
+            &mut Plain,
+        )
+        .is_some();
+        if glv && Self::COFACTOR == [1] {
+            ScalarMulMethod::Glv
+        } else {
+            ScalarMulMethod::Wnaf(wnaf_window(bits))
+        }
+    }
+}
+
+/// The wNAF window minimising `bits/(w+1)` additions plus `2^{w-2}` table
+/// entries (the table's additions and its share of the batch inversion).
+pub fn wnaf_window(bits: u32) -> u32 {
+    (2..=8)
+        .min_by_key(|&w| {
+            let adds = (bits as u64 * 1000) / (w as u64 + 1);
+            let table = (1u64 << (w - 2)) * 1000 * 2; // full additions + normalisation, in madd units
+            adds + table
+        })
+        .unwrap_or(4)
+}
+
+macro_rules! glv_curves {
+    ($($config:ty),*) => {$(
+        impl CurveMul for $config {
+            fn glv<O: FieldOps<Self::BaseField>>(
+                p: &Projective<Self>,
+                k: Self::ScalarField,
+                w: u32,
+                set: FormulaSet,
+                ops: &mut O,
+            ) -> Option<Projective<Self>> {
+                Some(scalar_mul::glv_mul(p, k, w, set, ops))
+            }
+        }
+    )*};
+}
+
+glv_curves!(
+    ark_bn254::g1::Config,
+    ark_bn254::g2::Config,
+    ark_bls12_381::g1::Config,
+    ark_bls12_381::g2::Config
+);
+impl CurveMul for ark_secp256k1::Config {}
+
+/// `k * P` for any integer `k` (little-endian limbs or an arkworks `BigInt`)
+/// by `method`, with the fastest formulas valid for the curve.
+pub fn mul<P: CurveMul, K: Limbs + ?Sized>(
+    p: &Projective<P>,
+    k: &K,
+    method: ScalarMulMethod,
+) -> Result<Projective<P>, MulError> {
+    mul_with(p, k, method, FormulaSet::for_curve::<P>(), &mut Plain)
+}
+
+/// [`mul`] with a chosen formula set and field-operation counter.
+pub fn mul_with<P: CurveMul, K: Limbs + ?Sized, O: FieldOps<P::BaseField>>(
+    p: &Projective<P>,
+    k: &K,
+    method: ScalarMulMethod,
+    set: FormulaSet,
+    ops: &mut O,
+) -> Result<Projective<P>, MulError> {
+    if !set.is_valid_for::<P>() {
+        return Err(MulError::FormulasInvalid(set));
+    }
+    let limbs = k.le_limbs();
+    let bits = bit_len(&limbs);
+    let method = match method {
+        ScalarMulMethod::Auto => P::auto(bits),
+        m => m,
+    };
+    if bits == 0 || p.z.is_zero() {
+        return Ok(Projective::zero());
+    }
+    match method {
+        ScalarMulMethod::Dbc { delta } => {
+            let chain = Dbc::suboptimal_with(&*limbs, delta, None, &set.cost_model(0.8))?;
+            Ok(run_chain(&to_affine(p), &chain, set, ops))
+        }
+        ScalarMulMethod::Naf => Ok(run_chain(&to_affine(p), &Dbc::naf(&*limbs)?, set, ops)),
+        ScalarMulMethod::Wnaf(w) => Ok(wnaf_mul(p, &limbs, w, set, ops)?),
+        ScalarMulMethod::Glv => {
+            let k = P::ScalarField::from_le_bytes_mod_order(&le_bytes(&limbs));
+            P::glv(p, k, glv_window(), set, ops).ok_or(MulError::GlvUnavailable)
+        }
+        ScalarMulMethod::Auto => unreachable!("resolved above"),
+    }
+}
+
+/// Window of the wNAF halves in GLV (about 128-bit scalars).
+fn glv_window() -> u32 {
+    4
+}
+
+fn bit_len(limbs: &[u64]) -> u32 {
+    limbs
+        .iter()
+        .rposition(|&x| x != 0)
+        .map_or(0, |i| 64 * i as u32 + 64 - limbs[i].leading_zeros())
+}
+
+fn le_bytes(limbs: &[u64]) -> Vec<u8> {
+    limbs.iter().flat_map(|l| l.to_le_bytes()).collect()
+}
