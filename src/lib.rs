@@ -4,3 +4,6 @@
 
 /// Double-base chains, recodings and their cost model ([`zkaccel_dbc`]).
 pub use zkaccel_dbc as dbc;
+
+/// Point formulas and scalar multiplication on the CPU ([`zkaccel_cpu`]).
+pub use zkaccel_cpu as cpu;

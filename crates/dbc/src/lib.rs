@@ -145,13 +145,9 @@ impl Dbc {
         if input.bits == 0 {
             return Ok(Dbc::default());
         }
-        let owned;
         let table = match table {
             Some(t) => t,
-            None => {
-                owned = MinCost::for_bits(input.bits);
-                &owned
-            }
+            None => MinCost::cached(input.bits),
         };
         Ok(with_limbs!(
             input.bits,

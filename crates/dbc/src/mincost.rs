@@ -14,7 +14,7 @@
 //! ship in `tables.rs` (regenerate with `dbc mincost --bits B --rust`); other
 //! sizes scale the nearest shipped table (see [`MinCost::for_bits`]).
 
-use crate::chain::{CostModel, DbcError, Input};
+use crate::chain::{CostModel, DbcError, Input, MAX_BITS};
 use crate::eom::{greedy, max_admissible_b, LOG2_3, SUBOPTIMAL_WINDOW};
 use crate::stats::random_scalar;
 use crate::tables;
@@ -94,6 +94,15 @@ impl MinCost {
             bits,
             order: Cow::Owned(order),
         }
+    }
+
+    /// [`MinCost::for_bits`], built once per bit size and kept for the
+    /// process (the default table of [`Dbc::suboptimal`](crate::Dbc::suboptimal)).
+    pub fn cached(bits: u32) -> &'static MinCost {
+        use std::sync::OnceLock;
+        static CACHE: [OnceLock<MinCost>; MAX_BITS as usize + 1] =
+            [const { OnceLock::new() }; MAX_BITS as usize + 1];
+        CACHE[bits.min(MAX_BITS) as usize].get_or_init(|| MinCost::for_bits(bits))
     }
 
     /// A table with a caller-chosen order.

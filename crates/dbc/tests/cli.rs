@@ -111,6 +111,25 @@ fn bad_input_exits_2_with_one_line() {
         vec!["stats", "--bits", "2000", "--samples", "5"],
         vec!["stats", "--bits", "256", "--samples", "0"],
         vec!["mincost"],
+        vec!["stats", "--bits", "64", "--samples", "5", "--model", "1,2"],
+        vec![
+            "stats",
+            "--bits",
+            "64",
+            "--samples",
+            "5",
+            "--model",
+            "1,-2,3",
+        ],
+        vec![
+            "stats",
+            "--bits",
+            "64",
+            "--samples",
+            "5",
+            "--model",
+            "a,b,c",
+        ],
     ];
     for args in cases {
         let out = dbc(&args);

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! dbc chain --method {optimal,eom,suboptimal,naf,wnaf,binary} [--delta K] [--window W] [--json] N...
-//! dbc stats --bits B --samples S --seed X [--window W] [--json]
+//! dbc stats --bits B --samples S --seed X [--window W] [--model D,T,A] [--json]
 //! dbc mincost --bits B [--samples S] [--seed X] [--json | --rust]
 //! ```
 //! Numbers are decimal or `0x` hexadecimal. Bad input prints one line on
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use zkaccel_dbc::stats::{stats, Method, Repr};
 use zkaccel_dbc::{CostModel, MinCost, MAX_BITS};
 
-const USAGE: &str = "usage: dbc chain --method {optimal,eom,suboptimal,naf,wnaf,binary} [--delta K] [--window W] [--json] N... | dbc stats --bits B --samples S --seed X [--window W] [--json] | dbc mincost --bits B [--samples S] [--seed X] [--json|--rust]";
+const USAGE: &str = "usage: dbc chain --method {optimal,eom,suboptimal,naf,wnaf,binary} [--delta K] [--window W] [--json] N... | dbc stats --bits B --samples S --seed X [--window W] [--model D,T,A] [--json] | dbc mincost --bits B [--samples S] [--seed X] [--json|--rust]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -216,10 +216,24 @@ fn bits_opt(o: &Opts) -> Result<u32, String> {
     Ok(bits)
 }
 
+/// `D,T,A` as a cost model.
+fn parse_model(s: &str) -> Result<CostModel, String> {
+    let bad = || format!("--model expects three positive costs D,T,A, got {s:?}");
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|x| x.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    match v[..] {
+        [d, t, a] => CostModel::new(d, t, a).map_err(|_| bad()),
+        _ => Err(bad()),
+    }
+}
+
 fn stats_cmd(args: &[String]) -> Result<String, String> {
     let o = Opts::parse(
         args,
-        &["--bits", "--samples", "--seed", "--window"],
+        &["--bits", "--samples", "--seed", "--window", "--model"],
         &["--json"],
     )?;
     let bits = bits_opt(&o)?;
@@ -228,7 +242,10 @@ fn stats_cmd(args: &[String]) -> Result<String, String> {
         return Err("--samples must be at least 1".into());
     }
     let seed: u64 = o.num("--seed", Some(1))?;
-    let model = CostModel::default();
+    let model = match o.get("--model") {
+        None => CostModel::default(),
+        Some(s) => parse_model(s)?,
+    };
     let rows = stats(bits, samples, seed, &model, &Method::table4(window(&o)?))
         .map_err(|e| e.to_string())?;
     let naf = rows

@@ -1,0 +1,194 @@
+//! zkaccel against arkworks 0.6 (or against another zkaccel method) on the
+//! same random inputs, interleaved, results checked equal.
+//!
+//! ```text
+//! cargo run --release --example compare -- scalar-mul --curve bn254-g1 --method auto --count 64 [--rounds 31]
+//!     [--vs arkworks|naf|wnaf-W|dbc-D|glv|auto] [--formulas own|generic] [--json]
+//! ```
+//! Each round times contender A over all inputs, then B (alternating which
+//! goes first), so load on this noisy machine hits both; the figures are the
+//! medians over rounds of the time per operation. `speedup` is B / A, i.e.
+//! how much faster zkaccel's method is than the baseline.
+
+use ark_ec::short_weierstrass::Projective;
+use ark_ec::PrimeGroup;
+use ark_ff::UniformRand;
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Instant;
+use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
+
+const USAGE: &str = "usage: compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+
+struct Args {
+    curve: String,
+    method: String,
+    vs: String,
+    formulas: String,
+    count: usize,
+    rounds: usize,
+    seed: u64,
+    json: bool,
+}
+
+fn parse() -> Result<Args, String> {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let (workload, rest) = raw.split_first().ok_or(USAGE)?;
+    if workload != "scalar-mul" {
+        return Err(format!(
+            "unknown workload {workload:?} (this build has: scalar-mul); {USAGE}"
+        ));
+    }
+    let mut a = Args {
+        curve: "bn254-g1".into(),
+        method: "auto".into(),
+        vs: "arkworks".into(),
+        formulas: "own".into(),
+        count: 64,
+        rounds: 31,
+        seed: 1,
+        json: false,
+    };
+    let mut it = rest.iter();
+    while let Some(flag) = it.next() {
+        let mut val = || it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--curve" => a.curve = val()?,
+            "--method" => a.method = val()?,
+            "--vs" => a.vs = val()?,
+            "--formulas" => a.formulas = val()?,
+            "--count" => a.count = val()?.parse().map_err(|_| "--count expects a number")?,
+            "--rounds" => a.rounds = val()?.parse().map_err(|_| "--rounds expects a number")?,
+            "--seed" => a.seed = val()?.parse().map_err(|_| "--seed expects a number")?,
+            "--json" => a.json = true,
+            other => return Err(format!("unknown option {other}; {USAGE}")),
+        }
+    }
+    if a.count == 0 || a.rounds == 0 {
+        return Err("--count and --rounds must be at least 1".into());
+    }
+    Ok(a)
+}
+
+fn method(name: &str) -> Result<ScalarMulMethod, String> {
+    let num = |s: &str| s.parse::<u32>().map_err(|_| format!("bad method {name:?}"));
+    Ok(match name {
+        "auto" => ScalarMulMethod::Auto,
+        "naf" => ScalarMulMethod::Naf,
+        "glv" => ScalarMulMethod::Glv,
+        _ if name.starts_with("wnaf-") => ScalarMulMethod::Wnaf(num(&name[5..])?),
+        _ if name.starts_with("dbc-") => ScalarMulMethod::Dbc {
+            delta: num(&name[4..])?,
+        },
+        _ => {
+            return Err(format!(
+                "unknown method {name:?} (auto, naf, wnaf-W, dbc-D, glv)"
+            ))
+        }
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// One scalar multiplication's outcome.
+type MulResult<P> = Result<Projective<P>, zkaccel::cpu::MulError>;
+/// A contender: `k * P` by some method.
+type Contender<'a, P> =
+    &'a dyn Fn(&Projective<P>, &<P as ark_ec::CurveConfig>::ScalarField) -> MulResult<P>;
+
+fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
+    let set = match a.formulas.as_str() {
+        "own" => FormulaSet::for_curve::<P>(),
+        "generic" => FormulaSet::Generic,
+        f => return Err(format!("unknown formulas {f:?} (own, generic)")),
+    };
+    let ours = method(&a.method)?;
+    let baseline = if a.vs == "arkworks" {
+        None
+    } else {
+        Some(method(&a.vs)?)
+    };
+    let mut rng = ChaCha20Rng::seed_from_u64(a.seed);
+    let inputs: Vec<(Projective<P>, P::ScalarField)> = (0..a.count)
+        .map(|_| {
+            (
+                Projective::<P>::generator() * P::ScalarField::rand(&mut rng),
+                P::ScalarField::rand(&mut rng),
+            )
+        })
+        .collect();
+    let run_a =
+        |p: &Projective<P>, k: &P::ScalarField| mul_scalar_with(p, k, ours, set, &mut Plain);
+    let run_b =
+        |p: &Projective<P>, k: &P::ScalarField| -> Result<Projective<P>, zkaccel::cpu::MulError> {
+            match baseline {
+                None => Ok(*p * k),
+                Some(m) => mul_scalar_with(p, k, m, set, &mut Plain),
+            }
+        };
+    // Correctness first: every result equal to arkworks'.
+    let mut equal = true;
+    for (p, k) in &inputs {
+        let want = *p * k;
+        equal &= run_a(p, k).map_err(|e| e.to_string())? == want;
+        equal &= run_b(p, k).map_err(|e| e.to_string())? == want;
+    }
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for round in 0..a.rounds {
+        let time = |f: Contender<'_, P>| {
+            let t = Instant::now();
+            for (p, k) in &inputs {
+                black_box(f(black_box(p), black_box(k)).ok());
+            }
+            t.elapsed().as_secs_f64() * 1e3 / inputs.len() as f64
+        };
+        if round % 2 == 0 {
+            ta.push(time(&run_a));
+            tb.push(time(&run_b));
+        } else {
+            tb.push(time(&run_b));
+            ta.push(time(&run_a));
+        }
+    }
+    let (ma, mb) = (median(ta), median(tb));
+    let speedup = mb / ma;
+    Ok(if a.json {
+        format!(
+            "{{\"workload\": \"scalar-mul\", \"params\": {{\"curve\": \"{}\", \"method\": \"{}\", \"vs\": \"{}\", \"formulas\": \"{:?}\", \"count\": {}, \"rounds\": {}}}, \"zkaccel_ms\": {ma:.6}, \"{}_ms\": {mb:.6}, \"speedup\": {speedup:.4}, \"results_equal\": {equal}}}\n",
+            a.curve, a.method, a.vs, set, a.count, a.rounds, if baseline.is_none() { "arkworks" } else { "baseline" }
+        )
+    } else {
+        format!(
+            "scalar-mul on {} ({} inputs, {} interleaved rounds, {:?} formulas)\n  zkaccel {:<10} {:>10.2} us (median)\n  {:<18} {:>10.2} us (median)\n  speedup {speedup:.3}x, results equal to arkworks: {equal}\n",
+            a.curve, a.count, a.rounds, set, a.method, ma * 1e3, a.vs, mb * 1e3
+        )
+    })
+}
+
+fn main() -> ExitCode {
+    let out = parse().and_then(|a| match a.curve.as_str() {
+        "bn254-g1" => run::<ark_bn254::g1::Config>(&a),
+        "bn254-g2" => run::<ark_bn254::g2::Config>(&a),
+        "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a),
+        "secp256k1" => run::<ark_secp256k1::Config>(&a),
+        c => Err(format!("unknown curve {c:?}; {USAGE}")),
+    });
+    match out {
+        Ok(s) => {
+            print!("{s}");
+            if s.contains("\"results_equal\": false") || s.contains("equal to arkworks: false") {
+                return ExitCode::FAILURE;
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("compare: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
