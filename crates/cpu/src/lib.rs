@@ -155,7 +155,10 @@ macro_rules! glv_curves {
                 set: FormulaSet,
                 ops: &mut O,
             ) -> Option<Projective<Self>> {
-                Some(scalar_mul::glv_mul(p, k, w, set, ops))
+                // arkworks 0.6 implements this curve's endomorphism as
+                // x -> ENDO_COEFFS[0] x (checked against arkworks in the tests).
+                let beta = <$config as ark_ec::scalar_mul::glv::GLVConfig>::ENDO_COEFFS[0];
+                Some(scalar_mul::glv_mul(p, k, w, set, Some(beta), ops))
             }
         }
     )*};
@@ -203,9 +206,9 @@ pub fn mul_with<P: CurveMul, K: Limbs + ?Sized, O: FieldOps<P::BaseField>>(
     match method {
         ScalarMulMethod::Dbc { delta } => {
             let chain = Dbc::suboptimal_with(&*limbs, delta, None, &set.cost_model(0.8))?;
-            Ok(run_chain(&to_affine(p), &chain, set, ops))
+            Ok(chain_mul(p, &chain, set, ops))
         }
-        ScalarMulMethod::Naf => Ok(run_chain(&to_affine(p), &Dbc::naf(&*limbs)?, set, ops)),
+        ScalarMulMethod::Naf => Ok(chain_mul(p, &Dbc::naf(&*limbs)?, set, ops)),
         ScalarMulMethod::Wnaf(w) => Ok(wnaf_mul(p, &limbs, w, set, ops)?),
         ScalarMulMethod::Glv => {
             let k = P::ScalarField::from_le_bytes_mod_order(&le_bytes(&limbs));
@@ -234,6 +237,27 @@ pub fn mul_scalar_with<P: CurveMul, O: FieldOps<P::BaseField>>(
     ops: &mut O,
 ) -> Result<Projective<P>, MulError> {
     mul_with(p, k.into_bigint().as_ref(), method, set, ops)
+}
+
+/// Algorithm 1 from a Jacobian base. With `a = 0` formulas, `(X, Y, Z)` is the
+/// affine point `(X, Y)` of the curve scaled by `Z` (doubling, tripling and
+/// addition never read `b`), so no inversion is needed: run there and scale
+/// the result's `Z` back. Otherwise the base is normalised (one inversion).
+fn chain_mul<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    p: &Projective<P>,
+    chain: &Dbc,
+    set: FormulaSet,
+    ops: &mut O,
+) -> Projective<P> {
+    if set != FormulaSet::AZero {
+        return run_chain(&to_affine(p), chain, set, ops);
+    }
+    let base = ark_ec::short_weierstrass::Affine::new_unchecked(p.x, p.y);
+    let mut acc: Projective<P> = run_chain(&base, chain, set, ops);
+    if !acc.z.is_zero() {
+        acc.z = ops.mul(&acc.z, &p.z);
+    }
+    acc
 }
 
 /// Window of the wNAF halves in GLV (about 128-bit scalars).

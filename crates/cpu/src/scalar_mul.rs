@@ -10,12 +10,22 @@
 //!   interleaved wNAF over the affine tables of `P` and `φ(P)`, so the ~128
 //!   doublings are shared; arkworks' own GLV does a joint binary
 //!   double-and-add with projective additions.
+//!
+//! On `a = 0` curves the tables need no inversion at all (the technique of
+//! libsecp256k1's `ecmult`): with `d = 2P` in Jacobian form, `d` is an affine
+//! point of the isomorphic curve `y^2 = x^3 + b Z_d^6`; the odd multiples are
+//! built there by mixed additions of `d`, brought to one common `Z` with the
+//! ratios `Z_i / Z_(i-1) = 2H_i` (multiplications only), and are then affine
+//! points of a further isomorphic curve, scaled by `U`. The whole loop runs
+//! there (doubling and addition for `a = 0` never read `b`) and the result's
+//! `Z` is multiplied by `U` at the end. For GLV the `φ(P)` table is
+//! `(βx, y)` of the same entries, the endomorphism commuting with the scaling.
 
 use crate::formulas::{add_affine, double, triple, FieldOps, FormulaSet};
 use ark_ec::scalar_mul::glv::GLVConfig;
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::CurveGroup;
-use ark_ff::{PrimeField, Zero};
+use ark_ff::{AdditiveGroup, Field, PrimeField, Zero};
 use zkaccel_dbc::{Dbc, Recoding, Sign};
 
 /// `k * P` from the chain `chain` of `k` (terms largest first).
@@ -76,6 +86,77 @@ pub(crate) fn odd_multiples<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     affine.chunks(per).map(|c| c.to_vec()).collect()
 }
 
+/// For `a = 0` curves: `P, 3P, ..., (2m - 1)P` as affine points of the curve
+/// isomorphic to `P`'s by the scaling `U` (returned), with no inversion; see
+/// the module docs. `None` where a special case arises (`2P = 0`, or a small
+/// multiple of `P` equal to `±2P`), for the caller's general path.
+fn iso_odd_multiples<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    p: &Projective<P>,
+    m: usize,
+    ops: &mut O,
+) -> Option<(Vec<Affine<P>>, P::BaseField)> {
+    let mut d = *p;
+    double(&mut d, FormulaSet::AZero, ops);
+    if d.z.is_zero() {
+        return None;
+    }
+    let u2 = ops.sqr(&d.z);
+    let u3 = ops.mul(&u2, &d.z);
+    // P on the curve scaled by u = Z_d: (X u^2, Y u^3, Z).
+    let mut cur = (ops.mul(&p.x, &u2), ops.mul(&p.y, &u3), p.z);
+    let mut pts = Vec::with_capacity(m);
+    let mut ratios = Vec::with_capacity(m);
+    pts.push((cur.0, cur.1));
+    for _ in 1..m {
+        // madd-2007-bl of (d.x, d.y) to `cur`, keeping the ratio 2H of the Zs.
+        let (x1, y1, z1) = cur;
+        let z1z1 = ops.sqr(&z1);
+        let u = ops.mul(&d.x, &z1z1);
+        let yz = ops.mul(&d.y, &z1);
+        let s = ops.mul(&yz, &z1z1);
+        let h = u - x1;
+        if h.is_zero() {
+            return None;
+        }
+        let r = (s - y1).double();
+        let hh = ops.sqr(&h);
+        let i = hh.double().double();
+        let j = ops.mul(&h, &i);
+        let v = ops.mul(&x1, &i);
+        let x3 = ops.sqr(&r) - j - v.double();
+        let y3 = ops.mul(&r, &(v - x3)) - ops.mul(&y1, &j).double();
+        let h2 = h.double();
+        let z3 = ops.mul(&z1, &h2);
+        ratios.push(h2);
+        cur = (x3, y3, z3);
+        pts.push((x3, y3));
+    }
+    // Scale entry i by (Z_last / Z_i)^2 and ^3 so all share Z_last.
+    let mut out = vec![Affine::identity(); m];
+    out[m - 1] = Affine::new_unchecked(pts[m - 1].0, pts[m - 1].1);
+    let mut ratio = P::BaseField::ONE;
+    for i in (0..m - 1).rev() {
+        ratio = ops.mul(&ratio, &ratios[i]);
+        let r2 = ops.sqr(&ratio);
+        let r3 = ops.mul(&r2, &ratio);
+        out[i] = Affine::new_unchecked(ops.mul(&pts[i].0, &r2), ops.mul(&pts[i].1, &r3));
+    }
+    Some((out, ops.mul(&d.z, &cur.2)))
+}
+
+/// `acc` computed on the curve scaled by `u`, mapped back.
+#[inline]
+fn unscale<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    mut acc: Projective<P>,
+    u: &P::BaseField,
+    ops: &mut O,
+) -> Projective<P> {
+    if !acc.z.is_zero() {
+        acc.z = ops.mul(&acc.z, u);
+    }
+    acc
+}
+
 /// Interleaved wNAF: `sum_i k_i * P_i` for digit lists sharing the doublings.
 fn interleaved<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     digits: &[&Recoding],
@@ -124,17 +205,26 @@ pub fn wnaf_mul<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     if rec.digits().is_empty() || base.z.is_zero() {
         return Ok(Projective::zero());
     }
+    if set == FormulaSet::AZero {
+        if let Some((table, u)) = iso_odd_multiples(base, 1 << (w - 2), ops) {
+            let acc = interleaved(&[&rec], &[table], set, ops);
+            return Ok(unscale(acc, &u, ops));
+        }
+    }
     let tables = odd_multiples(&[*base], w, set, ops);
     Ok(interleaved(&[&rec], &tables, set, ops))
 }
 
 /// `k * P` for `P` in the prime-order subgroup, by the GLV split and
-/// interleaved width-`w` NAF on the two half-size scalars.
+/// interleaved width-`w` NAF on the two half-size scalars. `beta`, if given,
+/// promises that `P::endomorphism` is `(x, y) -> (beta x, y)`, which lets
+/// `a = 0` curves build both tables without an inversion.
 pub fn glv_mul<P: GLVConfig, O: FieldOps<P::BaseField>>(
     base: &Projective<P>,
     k: P::ScalarField,
     w: u32,
     set: FormulaSet,
+    beta: Option<P::BaseField>,
     ops: &mut O,
 ) -> Projective<P> {
     if k.is_zero() || base.z.is_zero() {
@@ -146,6 +236,25 @@ pub fn glv_mul<P: GLVConfig, O: FieldOps<P::BaseField>>(
     let b2 = if s2 { e } else { -e };
     let r1 = Recoding::wnaf(k1.into_bigint().as_ref(), w).expect("w is in range");
     let r2 = Recoding::wnaf(k2.into_bigint().as_ref(), w).expect("w is in range");
+    if let (FormulaSet::AZero, Some(beta)) = (set, beta) {
+        if let Some((t1, u)) = iso_odd_multiples(&b1, 1 << (w - 2), ops) {
+            // φ(b1) = b2 when the signs agree, -b2 otherwise.
+            let flip = s1 != s2;
+            let t2: Vec<Affine<P>> = t1
+                .iter()
+                .map(|q| {
+                    let e = Affine::new_unchecked(ops.mul(&q.x, &beta), q.y);
+                    if flip {
+                        -e
+                    } else {
+                        e
+                    }
+                })
+                .collect();
+            let acc = interleaved(&[&r1, &r2], &[t1, t2], set, ops);
+            return unscale(acc, &u, ops);
+        }
+    }
     let tables = odd_multiples(&[b1, b2], w, set, ops);
     interleaved(&[&r1, &r2], &tables, set, ops)
 }
