@@ -78,13 +78,14 @@ fn method(name: &str) -> Result<ScalarMulMethod, String> {
         "auto" => ScalarMulMethod::Auto,
         "naf" => ScalarMulMethod::Naf,
         "glv" => ScalarMulMethod::Glv,
+        "glv-dbc" => ScalarMulMethod::GlvDbc,
         _ if name.starts_with("wnaf-") => ScalarMulMethod::Wnaf(num(&name[5..])?),
         _ if name.starts_with("dbc-") => ScalarMulMethod::Dbc {
             delta: num(&name[4..])?,
         },
         _ => {
             return Err(format!(
-                "unknown method {name:?} (auto, naf, wnaf-W, dbc-D, glv)"
+                "unknown method {name:?} (auto, naf, wnaf-W, dbc-D, glv, glv-dbc)"
             ))
         }
     })

@@ -1,5 +1,5 @@
 //! A fixed loop of GLV and arkworks scalar multiplications on BN254 G1, for
-//! instruction counting (`valgrind --tool=callgrind`): `glv_loop {glv|ark} N`.
+//! instruction counting (`valgrind --tool=callgrind`): `glv_loop {glv|glvdbc|ark} N`.
 use ark_ec::PrimeGroup;
 use ark_ff::UniformRand;
 use rand::SeedableRng;
@@ -21,6 +21,7 @@ fn main() {
     for (p, k) in &inputs {
         acc += match args[1].as_str() {
             "ark" => *p * k,
+            "glvdbc" => mul_scalar(p, k, ScalarMulMethod::GlvDbc).unwrap(),
             _ => mul_scalar(p, k, ScalarMulMethod::Glv).unwrap(),
         };
     }

@@ -30,6 +30,7 @@ fn run<P: CurveMul>(name: &str, glv: bool) {
     ];
     if glv {
         runs.push((ScalarMulMethod::Glv, own));
+        runs.push((ScalarMulMethod::GlvDbc, own));
     } else {
         runs.push((ScalarMulMethod::Naf, FormulaSet::Generic));
         runs.push((ScalarMulMethod::Dbc { delta: 1 }, FormulaSet::Generic));

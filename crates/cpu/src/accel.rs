@@ -123,4 +123,13 @@ impl<P: CurveMul> CurveMul for Accel<P> {
     ) -> Option<Projective<Self>> {
         P::glv(&to_inner_projective(p), k, w, set, ops).map(|q| from_inner_projective(&q))
     }
+
+    fn glv_dbc<O: crate::FieldOps<Self::BaseField>>(
+        p: &Projective<Self>,
+        k: Self::ScalarField,
+        set: crate::FormulaSet,
+        ops: &mut O,
+    ) -> Option<Projective<Self>> {
+        P::glv_dbc(&to_inner_projective(p), k, set, ops).map(|q| from_inner_projective(&q))
+    }
 }

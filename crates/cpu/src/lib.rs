@@ -54,6 +54,11 @@ pub enum ScalarMulMethod {
     /// [`CurveMul::glv`]); for points in the prime-order subgroup, as arkworks'
     /// own GLV.
     Glv,
+    /// GLV split with one joint binary-ternary double-base chain for both
+    /// halves over `P, φ(P), P ± φ(P)`, sharing every doubling and tripling
+    /// (`a = 0` curves with an endomorphism; with other formulas it runs
+    /// `Glv`). Subgroup points only, as `Glv`.
+    GlvDbc,
 }
 
 /// Why a scalar multiplication was refused.
@@ -98,6 +103,16 @@ pub trait CurveMul: SWCurveConfig {
         _p: &Projective<Self>,
         _k: Self::ScalarField,
         _w: u32,
+        _set: FormulaSet,
+        _ops: &mut O,
+    ) -> Option<Projective<Self>> {
+        None
+    }
+
+    /// `k * P` by [`ScalarMulMethod::GlvDbc`], where it applies.
+    fn glv_dbc<O: FieldOps<Self::BaseField>>(
+        _p: &Projective<Self>,
+        _k: Self::ScalarField,
         _set: FormulaSet,
         _ops: &mut O,
     ) -> Option<Projective<Self>> {
@@ -160,6 +175,16 @@ macro_rules! glv_curves {
                 let beta = <$config as ark_ec::scalar_mul::glv::GLVConfig>::ENDO_COEFFS[0];
                 Some(scalar_mul::glv_mul(p, k, w, set, Some(beta), ops))
             }
+
+            fn glv_dbc<O: FieldOps<Self::BaseField>>(
+                p: &Projective<Self>,
+                k: Self::ScalarField,
+                set: FormulaSet,
+                ops: &mut O,
+            ) -> Option<Projective<Self>> {
+                let beta = <$config as ark_ec::scalar_mul::glv::GLVConfig>::ENDO_COEFFS[0];
+                scalar_mul::glv_dbc_mul(p, k, set, Some(beta), ops)
+            }
         }
     )*};
 }
@@ -213,6 +238,13 @@ pub fn mul_with<P: CurveMul, K: Limbs + ?Sized, O: FieldOps<P::BaseField>>(
         ScalarMulMethod::Glv => {
             let k = P::ScalarField::from_le_bytes_mod_order(&le_bytes(&limbs));
             P::glv(p, k, glv_window(), set, ops).ok_or(MulError::GlvUnavailable)
+        }
+        ScalarMulMethod::GlvDbc => {
+            let k = P::ScalarField::from_le_bytes_mod_order(&le_bytes(&limbs));
+            match P::glv_dbc(p, k, set, ops) {
+                Some(r) => Ok(r),
+                None => P::glv(p, k, glv_window(), set, ops).ok_or(MulError::GlvUnavailable),
+            }
         }
         ScalarMulMethod::Auto => unreachable!("resolved above"),
     }

@@ -263,3 +263,140 @@ pub fn glv_mul<P: GLVConfig, O: FieldOps<P::BaseField>>(
 pub(crate) fn to_affine<P: SWCurveConfig>(p: &Projective<P>) -> Affine<P> {
     p.into_affine()
 }
+
+/// One step of a joint double-base chain, in evaluation order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JointOp {
+    Double,
+    Triple,
+    /// Add `u1 P + u2 Q`, `u_i` in {-1, 0, 1}, not both 0.
+    Add(i8, i8),
+}
+
+/// Joint binary-ternary recoding of `(k1, k2)` (Adikari, Dimitrov, Imbert's
+/// hybrid binary-ternary joint form, greedy right to left): halve when both
+/// are even, divide by 3 when both are, else subtract the digit pair that makes
+/// both even, preferring pairs that leave both divisible by 4, then by 3.
+/// Returns the steps in evaluation (left-to-right) order; the halves must
+/// fit in 126 bits (checked by the caller), so no step overflows.
+fn joint_binary_ternary(mut k1: i128, mut k2: i128) -> Vec<JointOp> {
+    let mut rev = Vec::with_capacity(200);
+    while k1 != 0 || k2 != 0 {
+        if k1 % 2 == 0 && k2 % 2 == 0 {
+            rev.push(JointOp::Double);
+            (k1, k2) = (k1 / 2, k2 / 2);
+        } else if k1 % 3 == 0 && k2 % 3 == 0 {
+            rev.push(JointOp::Triple);
+            (k1, k2) = (k1 / 3, k2 / 3);
+        } else {
+            let choices = |k: i128| -> &'static [i8] {
+                if k % 2 == 0 {
+                    &[0]
+                } else {
+                    &[1, -1]
+                }
+            };
+            let mut best = (0i32, 0i8, 0i8);
+            let mut first = true;
+            for &u1 in choices(k1) {
+                for &u2 in choices(k2) {
+                    let (a, b) = (k1 - u1 as i128, k2 - u2 as i128);
+                    let score = 2 * i32::from(a % 4 == 0 && b % 4 == 0)
+                        + i32::from(a % 3 == 0 && b % 3 == 0);
+                    if first || score > best.0 {
+                        best = (score, u1, u2);
+                        first = false;
+                    }
+                }
+            }
+            rev.push(JointOp::Add(best.1, best.2));
+            (k1, k2) = (k1 - best.1 as i128, k2 - best.2 as i128);
+        }
+    }
+    rev.reverse();
+    rev
+}
+
+/// `k * P` by the GLV split and a joint binary-ternary chain of the two
+/// halves over the table `P, φ(P), P + φ(P), P - φ(P)`; `None` where it does
+/// not apply (formulas other than `a = 0`, no `beta`, halves over 126 bits),
+/// for the caller's other method.
+pub fn glv_dbc_mul<P: GLVConfig, O: FieldOps<P::BaseField>>(
+    base: &Projective<P>,
+    k: P::ScalarField,
+    set: FormulaSet,
+    beta: Option<P::BaseField>,
+    ops: &mut O,
+) -> Option<Projective<P>> {
+    let beta = beta?;
+    if set != FormulaSet::AZero {
+        return None;
+    }
+    if k.is_zero() || base.z.is_zero() {
+        return Some(Projective::zero());
+    }
+    let ((s1, k1), (s2, k2)) = P::scalar_decomposition(k);
+    let signed = |s: bool, x: P::ScalarField| -> Option<i128> {
+        let b = x.into_bigint();
+        let limbs = b.as_ref();
+        if limbs.iter().skip(2).any(|&l| l != 0) || limbs.get(1).copied().unwrap_or(0) >> 62 != 0 {
+            return None;
+        }
+        let v = limbs[0] as i128 | (limbs.get(1).copied().unwrap_or(0) as i128) << 64;
+        Some(if s { v } else { -v })
+    };
+    let (k1, k2) = (signed(s1, k1)?, signed(s2, k2)?);
+    let steps = joint_binary_ternary(k1, k2);
+    // P = (X, Y) and Q = φ(P) = (βX, Y) are affine on the curve scaled by Z_P.
+    // P ± Q by madd share Z = 2H (Q and -Q have the same x); scale P and Q to it.
+    let (x, y) = (base.x, base.y);
+    let qx = ops.mul(&x, &beta);
+    let h = qx - x;
+    if h.is_zero() {
+        return None; // Q = ±P: not a point of the prime-order subgroup with λ ≠ ±1
+    }
+    let sum_with = |qy: P::BaseField, ops: &mut O| {
+        let mut acc = Projective::<P>::new_unchecked(x, y, P::BaseField::ONE);
+        add_affine(&mut acc, &Affine::new_unchecked(qx, qy), set, ops);
+        acc
+    };
+    let plus = sum_with(y, ops);
+    let minus = sum_with(-y, ops);
+    if plus.z.is_zero() || minus.z.is_zero() || plus.z != minus.z {
+        return None;
+    }
+    let z = plus.z;
+    let z2 = ops.sqr(&z);
+    let z3 = ops.mul(&z2, &z);
+    let p_s = Affine::<P>::new_unchecked(ops.mul(&x, &z2), ops.mul(&y, &z3));
+    let q_s = Affine::<P>::new_unchecked(ops.mul(&qx, &z2), p_s.y);
+    let table = [
+        p_s,
+        q_s,
+        Affine::new_unchecked(plus.x, plus.y),
+        Affine::new_unchecked(minus.x, minus.y),
+    ];
+    let pick = |u1: i8, u2: i8| -> Affine<P> {
+        match (u1, u2) {
+            (1, 0) => table[0],
+            (-1, 0) => -table[0],
+            (0, 1) => table[1],
+            (0, -1) => -table[1],
+            (1, 1) => table[2],
+            (-1, -1) => -table[2],
+            (1, -1) => table[3],
+            _ => -table[3], // (-1, 1)
+        }
+    };
+    let mut acc = Projective::<P>::zero();
+    for step in steps {
+        match step {
+            JointOp::Double => double(&mut acc, set, ops),
+            JointOp::Triple => triple(&mut acc, set, ops),
+            JointOp::Add(u1, u2) => add_affine(&mut acc, &pick(u1, u2), set, ops),
+        }
+    }
+    // Back from the curve scaled by U = Z_P * Z.
+    let u = ops.mul(&base.z, &z);
+    Some(unscale(acc, &u, ops))
+}

@@ -21,6 +21,7 @@ fn methods(glv: bool) -> Vec<ScalarMulMethod> {
     v.extend((2..=6).map(ScalarMulMethod::Wnaf));
     if glv {
         v.push(ScalarMulMethod::Glv);
+        v.push(ScalarMulMethod::GlvDbc);
     }
     v
 }
