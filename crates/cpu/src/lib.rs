@@ -24,9 +24,11 @@
 pub mod accel;
 pub mod formulas;
 pub mod scalar_mul;
+pub mod xyzz;
 
 pub use accel::Accel;
 pub use formulas::{Counting, FieldOps, FormulaSet, Plain};
+pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};
 
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
