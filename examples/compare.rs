@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
 
-const USAGE: &str = "usage: compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+const USAGE: &str = "usage: compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
 struct Args {
     curve: String,
@@ -177,6 +177,7 @@ fn main() -> ExitCode {
         "bn254-g2" => run::<ark_bn254::g2::Config>(&a),
         "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a),
         "secp256k1" => run::<ark_secp256k1::Config>(&a),
+        "p256" => run::<ark_secp256r1::Config>(&a),
         c => Err(format!("unknown curve {c:?}; {USAGE}")),
     });
     match out {

@@ -199,6 +199,7 @@ glv_curves!(
     ark_bls12_381::g2::Config => false
 );
 impl CurveMul for ark_secp256k1::Config {}
+impl CurveMul for ark_secp256r1::Config {}
 
 /// `k * P` for any integer `k` (little-endian limbs or an arkworks `BigInt`)
 /// by `method`, with the fastest formulas valid for the curve.

@@ -232,3 +232,20 @@ curve_tests!(
     ark_bls12_381::Fr,
     true
 );
+// NIST P-256: a = -3, so the `AMinus3` formulas and the generic ones both run.
+curve_tests!(
+    secp256r1,
+    ark_secp256r1::Projective,
+    ark_secp256r1::Fr,
+    false
+);
+
+#[test]
+fn p256_uses_the_a_minus_3_formulas_and_they_count_as_documented() {
+    assert_eq!(
+        FormulaSet::for_curve::<ark_secp256r1::Config>(),
+        FormulaSet::AMinus3
+    );
+    check_counts::<ark_secp256r1::Config>(FormulaSet::AMinus3);
+    check_counts::<ark_secp256r1::Config>(FormulaSet::Generic);
+}
