@@ -23,11 +23,13 @@
 
 pub mod accel;
 pub mod formulas;
+pub mod msm;
 pub mod scalar_mul;
 pub mod xyzz;
 
 pub use accel::Accel;
 pub use formulas::{Counting, FieldOps, FormulaSet, Plain};
+pub use msm::{msm, msm_with, MsmAlgorithm, MsmError};
 pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};
 

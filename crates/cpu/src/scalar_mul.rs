@@ -158,7 +158,7 @@ fn unscale<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
 }
 
 /// Interleaved wNAF: `sum_i k_i * P_i` for digit lists sharing the doublings.
-fn interleaved<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+pub(crate) fn interleaved<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     digits: &[&Recoding],
     tables: &[Vec<Affine<P>>],
     set: FormulaSet,

@@ -4,6 +4,8 @@
 //! ```text
 //! cargo run --release --example compare -- scalar-mul --curve bn254-g1 --method auto --count 64 [--rounds 31]
 //!     [--vs arkworks|naf|wnaf-W|dbc-D|glv|auto] [--formulas own|generic] [--json]
+//! cargo run --release --example compare -- msm --curve bn254-g1 --log-n 16 [--density 1|sqrt|1/100|1/1000]
+//!     [--bits B] [--algorithm auto|pippenger|strauss|dbc-per-term|naive] [--rounds 7] [--json]
 //! ```
 //! Each round times contender A over all inputs, then B (alternating which
 //! goes first), so load on this noisy machine hits both; the figures are the
@@ -20,7 +22,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
 
-const USAGE: &str = "usage: compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+mod msm_cmd;
+
+const USAGE: &str = "usage: compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
 struct Args {
     curve: String,
@@ -33,14 +37,7 @@ struct Args {
     json: bool,
 }
 
-fn parse() -> Result<Args, String> {
-    let raw: Vec<String> = std::env::args().skip(1).collect();
-    let (workload, rest) = raw.split_first().ok_or(USAGE)?;
-    if workload != "scalar-mul" {
-        return Err(format!(
-            "unknown workload {workload:?} (this build has: scalar-mul); {USAGE}"
-        ));
-    }
+fn parse(rest: &[String]) -> Result<Args, String> {
     let mut a = Args {
         curve: "bn254-g1".into(),
         method: "auto".into(),
@@ -172,14 +169,29 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    let out = parse().and_then(|a| match a.curve.as_str() {
+    let raw: Vec<String> = std::env::args().skip(1).collect();
+    let out = match raw.split_first() {
+        Some((w, rest)) if w == "scalar-mul" => scalar_mul_main(rest),
+        Some((w, rest)) if w == "msm" => msm_cmd::main(rest),
+        Some((w, _)) => Err(format!("unknown workload {w:?} (scalar-mul, msm); {USAGE}")),
+        None => Err(USAGE.to_string()),
+    };
+    report(out)
+}
+
+fn scalar_mul_main(rest: &[String]) -> Result<String, String> {
+    parse(rest).and_then(|a| match a.curve.as_str() {
         "bn254-g1" => run::<ark_bn254::g1::Config>(&a),
         "bn254-g2" => run::<ark_bn254::g2::Config>(&a),
         "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a),
         "secp256k1" => run::<ark_secp256k1::Config>(&a),
         "p256" => run::<ark_secp256r1::Config>(&a),
         c => Err(format!("unknown curve {c:?}; {USAGE}")),
-    });
+    })
+}
+
+/// Prints the outcome; exit 1 if results differed, 2 on bad arguments.
+fn report(out: Result<String, String>) -> ExitCode {
     match out {
         Ok(s) => {
             print!("{s}");

@@ -1,0 +1,296 @@
+//! Multi-scalar multiplication `sum k_i P_i` on the CPU.
+//!
+//! | algorithm | what it does | where it wins |
+//! |---|---|---|
+//! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, XYZZ buckets, running-sum reduction, windows in parallel | dense inputs beyond a few dozen terms |
+//! | [`MsmAlgorithm::Strauss`] | interleaved wNAF, all tables normalised with one inversion | a few terms (libsecp256k1's crossover is about 88) |
+//! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
+//! | [`MsmAlgorithm::Naive`] | arkworks' own `P * k` per term, summed | the reference |
+//! | [`MsmAlgorithm::Auto`] | drops zero scalars, adds the bases of scalar one directly, sizes windows to the widest remaining scalar, then picks Strauss or Pippenger | everything |
+//!
+//! Pippenger's window count follows the effective scalar width, so small
+//! scalars (8, 16, 32, 64 bits) need proportionally fewer windows: that is
+//! the small-scalar path. Issue 4 continues this module (batch-affine
+//! buckets, GLV split, precomputed bases, a measured cost model for `Auto`).
+
+use crate::formulas::{add_affine, double, FormulaSet, Plain};
+use crate::scalar_mul::{interleaved, odd_multiples};
+use crate::xyzz::Xyzz;
+use crate::{mul_with, CurveMul, ScalarMulMethod};
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInteger, PrimeField, Zero};
+use core::fmt;
+use zkaccel_dbc::Recoding;
+
+/// Which MSM algorithm to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsmAlgorithm {
+    /// Choose from the input (see the module docs).
+    Auto,
+    /// Bucket method with signed-digit windows.
+    Pippenger,
+    /// Interleaved wNAF.
+    Strauss,
+    /// Each term by its double-base chain, then summed.
+    DbcPerTerm,
+    /// arkworks' scalar multiplication per term, summed.
+    Naive,
+}
+
+/// Why an MSM was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MsmError {
+    /// `bases` and `scalars` differ in length.
+    LengthMismatch {
+        /// Number of bases.
+        bases: usize,
+        /// Number of scalars.
+        scalars: usize,
+    },
+}
+
+impl fmt::Display for MsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MsmError::LengthMismatch { bases, scalars } => {
+                write!(
+                    f,
+                    "{bases} bases but {scalars} scalars: an MSM needs one scalar per base"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for MsmError {}
+
+/// Below this many terms (after filtering), `Auto` runs Strauss.
+pub const STRAUSS_MAX_TERMS: usize = 32;
+
+/// `sum k_i P_i` with [`MsmAlgorithm::Auto`].
+pub fn msm<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+) -> Result<Projective<P>, MsmError> {
+    msm_with(bases, scalars, MsmAlgorithm::Auto)
+}
+
+/// `sum k_i P_i` with the given algorithm.
+pub fn msm_with<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    algorithm: MsmAlgorithm,
+) -> Result<Projective<P>, MsmError> {
+    if bases.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch {
+            bases: bases.len(),
+            scalars: scalars.len(),
+        });
+    }
+    Ok(match algorithm {
+        MsmAlgorithm::Naive => naive(bases, scalars),
+        MsmAlgorithm::Pippenger => pippenger(bases, &to_bigints(scalars)),
+        MsmAlgorithm::Strauss => strauss(bases, &to_bigints(scalars)),
+        MsmAlgorithm::DbcPerTerm => dbc_per_term(bases, scalars),
+        MsmAlgorithm::Auto => auto(bases, scalars),
+    })
+}
+
+/// Canonical integers of the scalars (out of Montgomery form).
+fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        scalars.par_iter().map(|k| k.into_bigint()).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        scalars.iter().map(|k| k.into_bigint()).collect()
+    }
+}
+
+fn naive<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+    bases.iter().zip(scalars).map(|(b, k)| *b * k).sum()
+}
+
+fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+    // Zero scalars vanish and scalars equal to one are a plain sum of bases;
+    // both tests are cheap on field elements, so only the rest is converted
+    // out of Montgomery form (which matters for sparse inputs).
+    let one = P::ScalarField::from(1u64);
+    let mut ones = Projective::<P>::zero();
+    let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
+    for (b, k) in bases.iter().zip(scalars) {
+        if k.is_zero() || b.is_zero() {
+            continue;
+        }
+        if *k == one {
+            add_affine(&mut ones, b, FormulaSet::for_curve::<P>(), &mut Plain);
+        } else {
+            kept_b.push(*b);
+            kept_s.push(*k);
+        }
+    }
+    let kept_s = to_bigints(&kept_s);
+    let rest = if kept_b.len() <= STRAUSS_MAX_TERMS {
+        strauss(&kept_b, &kept_s)
+    } else {
+        pippenger(&kept_b, &kept_s)
+    };
+    ones + rest
+}
+
+/// Bit length of the widest scalar.
+fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {
+    scalars.iter().map(|k| k.num_bits()).max().unwrap_or(0)
+}
+
+/// The window `c` minimising `windows * (n + 2^c)` point additions (each
+/// window adds every point once and walks `2^(c-1)` buckets twice).
+pub fn pippenger_window(n: usize, bits: u32) -> u32 {
+    (1..=20u32)
+        .min_by_key(|&c| {
+            let windows = (bits + 1).div_ceil(c) as u64;
+            windows * (n as u64 + (1u64 << c))
+        })
+        .unwrap_or(1)
+}
+
+/// Signed digits of `k` in base `2^c`: `k = sum d_j 2^(jc)`, `d_j` in
+/// `[-2^(c-1), 2^(c-1))`, `windows` of them (the last absorbs the carry).
+fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &mut [i32]) {
+    let limbs = k.as_ref();
+    // Bits [start, start + c) of k, c <= 20.
+    let window = |start: u32| -> i64 {
+        let (w, b) = ((start / 64) as usize, start % 64);
+        let lo = limbs.get(w).map_or(0, |l| l >> b);
+        let hi = if b + c > 64 {
+            limbs.get(w + 1).map_or(0, |l| l << (64 - b))
+        } else {
+            0
+        };
+        ((lo | hi) & ((1u64 << c) - 1)) as i64
+    };
+    let half = 1i64 << (c - 1);
+    let mut carry = 0i64;
+    for (j, d) in out.iter_mut().enumerate().take(windows) {
+        let v = window(j as u32 * c) + carry;
+        if v >= half && j + 1 < windows {
+            *d = (v - (half << 1)) as i32;
+            carry = 1;
+        } else {
+            *d = v as i32;
+            carry = 0;
+        }
+    }
+}
+
+/// Bucket method; see the module docs.
+pub fn pippenger<P: SWCurveConfig, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P> {
+    let bits = max_bits(scalars);
+    if bases.is_empty() || bits == 0 {
+        return Projective::zero();
+    }
+    let c = pippenger_window(bases.len(), bits);
+    let windows = ((bits + 1).div_ceil(c)) as usize;
+    // digits[i * windows + j]: scalar i, window j.
+    let mut digits = vec![0i32; bases.len() * windows];
+    for (k, d) in scalars.iter().zip(digits.chunks_mut(windows)) {
+        signed_digits(k, c, windows, d);
+    }
+    let set = FormulaSet::for_curve::<P>();
+    let window_sum = |j: usize| -> Projective<P> {
+        let mut buckets = vec![Xyzz::<P>::zero(); 1 << (c - 1)];
+        for (i, b) in bases.iter().enumerate() {
+            let d = digits[i * windows + j];
+            if d > 0 {
+                buckets[(d - 1) as usize].add_affine(b, &mut Plain);
+            } else if d < 0 {
+                buckets[(-d - 1) as usize].add_affine(&-*b, &mut Plain);
+            }
+        }
+        // sum_b (b + 1) * bucket_b by running sums from the top.
+        let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
+        for bucket in buckets.iter().rev() {
+            running.add(bucket, &mut Plain);
+            acc.add(&running, &mut Plain);
+        }
+        acc.to_projective(&mut Plain)
+    };
+    #[cfg(feature = "parallel")]
+    let sums: Vec<Projective<P>> = {
+        use rayon::prelude::*;
+        (0..windows).into_par_iter().map(window_sum).collect()
+    };
+    #[cfg(not(feature = "parallel"))]
+    let sums: Vec<Projective<P>> = (0..windows).map(window_sum).collect();
+    // Horner over the windows: result = sum_j 2^(jc) W_j.
+    let mut result = Projective::<P>::zero();
+    for w in sums.iter().rev() {
+        for _ in 0..c {
+            double(&mut result, set, &mut Plain);
+        }
+        result += w;
+    }
+    result
+}
+
+/// Window of Strauss' per-base wNAF tables.
+const STRAUSS_WINDOW: u32 = 4;
+
+/// Interleaved wNAF; see the module docs.
+pub fn strauss<P: SWCurveConfig, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P> {
+    let (mut bs, mut recs) = (Vec::new(), Vec::new());
+    for (b, k) in bases.iter().zip(scalars) {
+        if k.is_zero() || b.is_zero() {
+            continue;
+        }
+        bs.push(Projective::from(*b));
+        recs.push(
+            Recoding::wnaf(k.as_ref(), STRAUSS_WINDOW)
+                .expect("field scalars fit and w is in range"),
+        );
+    }
+    if bs.is_empty() {
+        return Projective::zero();
+    }
+    let set = FormulaSet::for_curve::<P>();
+    let tables = odd_multiples(&bs, STRAUSS_WINDOW, set, &mut Plain);
+    let refs: Vec<&Recoding> = recs.iter().collect();
+    interleaved(&refs, &tables, set, &mut Plain)
+}
+
+/// The paper's method: each term by its δ = 1 double-base chain, summed.
+pub fn dbc_per_term<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+    let term = |(b, k): (&Affine<P>, &P::ScalarField)| -> Projective<P> {
+        let k = k.into_bigint();
+        mul_with(
+            &Projective::from(*b),
+            k.as_ref(),
+            ScalarMulMethod::Dbc { delta: 1 },
+            FormulaSet::for_curve::<P>(),
+            &mut Plain,
+        )
+        .expect("field scalars are within the chain size limit")
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        bases
+            .par_iter()
+            .zip(scalars.par_iter())
+            .map(term)
+            .reduce(Projective::zero, |a, b| a + b)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        bases.iter().zip(scalars).map(term).sum()
+    }
+}

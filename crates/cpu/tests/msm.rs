@@ -1,0 +1,168 @@
+//! Every MSM algorithm against arkworks' `VariableBaseMSM::msm`, per curve.
+
+use ark_ec::short_weierstrass::{Affine, Projective};
+use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{PrimeField, UniformRand};
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkaccel_cpu::{msm, msm_with, CurveMul, MsmAlgorithm, MsmError};
+
+const ALL: [MsmAlgorithm; 5] = [
+    MsmAlgorithm::Auto,
+    MsmAlgorithm::Pippenger,
+    MsmAlgorithm::Strauss,
+    MsmAlgorithm::DbcPerTerm,
+    MsmAlgorithm::Naive,
+];
+
+fn check<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField], what: &str) {
+    let want = <Projective<P> as VariableBaseMSM>::msm(bases, scalars).unwrap();
+    for alg in ALL {
+        assert_eq!(
+            msm_with(bases, scalars, alg).unwrap(),
+            want,
+            "{alg:?}: {what}"
+        );
+    }
+}
+
+fn random_input<P: CurveMul>(
+    rng: &mut ChaCha20Rng,
+    n: usize,
+) -> (Vec<Affine<P>>, Vec<P::ScalarField>) {
+    let g = Projective::<P>::generator();
+    let bases = Projective::normalize_batch(
+        &(0..n)
+            .map(|_| g * P::ScalarField::rand(rng))
+            .collect::<Vec<_>>(),
+    );
+    let scalars = (0..n).map(|_| P::ScalarField::rand(rng)).collect();
+    (bases, scalars)
+}
+
+/// Scalars below 2^bits.
+fn small_scalars<F: PrimeField>(rng: &mut ChaCha20Rng, n: usize, bits: u32) -> Vec<F> {
+    (0..n)
+        .map(|_| {
+            let v: u64 = rng.gen();
+            F::from(if bits >= 64 {
+                v
+            } else {
+                v & ((1u64 << bits) - 1)
+            })
+        })
+        .collect()
+}
+
+fn sizes() -> Vec<usize> {
+    let max: usize = std::env::var("ZKACCEL_TEST_MSM_MAX").map_or(4096, |s| s.parse().unwrap());
+    let mut v: Vec<usize> = (0..=40).collect();
+    for p in [64usize, 128, 256, 1024, 4096, 1 << 14, 1 << 16] {
+        v.extend([p - 1, p, p + 1]);
+    }
+    v.retain(|&n| n <= max);
+    v
+}
+
+fn suite<P: CurveMul>() {
+    let mut rng = ChaCha20Rng::seed_from_u64(21);
+    for n in sizes() {
+        let (b, s) = random_input::<P>(&mut rng, n);
+        check(&b, &s, &format!("random, n = {n}"));
+    }
+    let (b, s) = random_input::<P>(&mut rng, 100);
+    let zero = P::ScalarField::from(0u64);
+    let one = P::ScalarField::from(1u64);
+    check::<P>(&[], &[], "empty");
+    check(&b[..1], &s[..1], "one term");
+    check(&b, &[zero; 100], "all-zero scalars");
+    check(&b, &[one; 100], "all scalars one");
+    check(&b, &[-one; 100], "all scalars r - 1");
+    let repeated: Vec<Affine<P>> = vec![b[0]; 100];
+    check(&repeated, &s, "one base repeated");
+    let mut plus_minus = b.clone();
+    for i in (0..100).step_by(2) {
+        plus_minus[i + 1] = -plus_minus[i];
+    }
+    check(&plus_minus, &s, "P and -P together");
+    let mut same = s.clone();
+    for i in (0..100).step_by(2) {
+        same[i + 1] = same[i];
+    }
+    check(&plus_minus, &same, "P and -P with equal scalars (cancel)");
+    let mut with_inf = b.clone();
+    for i in (0..100).step_by(7) {
+        with_inf[i] = Affine::identity();
+    }
+    check(&with_inf, &s, "points at infinity among the bases");
+    let mut mixed = s.clone();
+    for i in (0..100).step_by(3) {
+        mixed[i] = if i % 2 == 0 { zero } else { one };
+    }
+    check(&b, &mixed, "zeros and ones among the scalars");
+    for bits in [1u32, 8, 16, 32, 64] {
+        let small = small_scalars(&mut rng, 100, bits);
+        check(&b, &small, &format!("{bits}-bit scalars"));
+    }
+    // A larger small-scalar case for Pippenger's fewer windows.
+    let (b2, _) = random_input::<P>(&mut rng, 2000);
+    let small = small_scalars(&mut rng, 2000, 16);
+    let want = <Projective<P> as VariableBaseMSM>::msm(&b2, &small).unwrap();
+    assert_eq!(
+        msm_with(&b2, &small, MsmAlgorithm::Pippenger).unwrap(),
+        want
+    );
+    assert_eq!(msm(&b2, &small).unwrap(), want);
+    // Length mismatch is an error, not a panic.
+    assert_eq!(
+        msm(&b[..3], &s[..2]),
+        Err(MsmError::LengthMismatch {
+            bases: 3,
+            scalars: 2
+        })
+    );
+    assert!(msm(&b[..3], &s[..2])
+        .unwrap_err()
+        .to_string()
+        .contains("3 bases but 2 scalars"));
+}
+
+#[test]
+fn bn254_g1() {
+    suite::<ark_bn254::g1::Config>();
+}
+
+#[test]
+fn bls12_381_g1() {
+    suite::<ark_bls12_381::g1::Config>();
+}
+
+#[test]
+fn secp256k1() {
+    suite::<ark_secp256k1::Config>();
+}
+
+#[test]
+fn bn254_g2_small() {
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    for n in [0usize, 1, 2, 33, 100] {
+        let (b, s) = random_input::<ark_bn254::g2::Config>(&mut rng, n);
+        check(&b, &s, &format!("G2, n = {n}"));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("ZKACCEL_TEST_CASES").map_or(16, |s| s.parse().unwrap())
+    ))]
+    #[test]
+    fn random_sizes_match_arkworks(seed in any::<u64>(), n in 0usize..300) {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let (b, s) = random_input::<ark_bn254::g1::Config>(&mut rng, n);
+        let want = <ark_bn254::G1Projective as VariableBaseMSM>::msm(&b, &s).unwrap();
+        for alg in [MsmAlgorithm::Auto, MsmAlgorithm::Pippenger, MsmAlgorithm::Strauss] {
+            prop_assert_eq!(msm_with(&b, &s, alg).unwrap(), want);
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! `compare msm`: zkaccel's MSM against arkworks' `VariableBaseMSM::msm`.
+
+use ark_ec::short_weierstrass::{Affine, Projective};
+use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{PrimeField, UniformRand};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use std::hint::black_box;
+use std::time::Instant;
+use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm};
+
+struct Args {
+    curve: String,
+    log_n: u32,
+    density: String,
+    bits: u32,
+    algorithm: String,
+    rounds: usize,
+    json: bool,
+}
+
+fn parse(rest: &[String]) -> Result<Args, String> {
+    let mut a = Args {
+        curve: "bn254-g1".into(),
+        log_n: 16,
+        density: "1".into(),
+        bits: 0,
+        algorithm: "auto".into(),
+        rounds: 7,
+        json: false,
+    };
+    let mut it = rest.iter();
+    while let Some(flag) = it.next() {
+        let mut val = || it.next().cloned().ok_or(format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--curve" => a.curve = val()?,
+            "--log-n" => a.log_n = val()?.parse().map_err(|_| "--log-n expects a number")?,
+            "--density" => a.density = val()?,
+            "--bits" => a.bits = val()?.parse().map_err(|_| "--bits expects a number")?,
+            "--algorithm" => a.algorithm = val()?,
+            "--rounds" => a.rounds = val()?.parse().map_err(|_| "--rounds expects a number")?,
+            "--json" => a.json = true,
+            other => return Err(format!("unknown option {other}")),
+        }
+    }
+    if a.log_n > 24 || a.rounds == 0 {
+        return Err("--log-n must be at most 24 and --rounds at least 1".into());
+    }
+    Ok(a)
+}
+
+fn algorithm(name: &str) -> Result<MsmAlgorithm, String> {
+    Ok(match name {
+        "auto" => MsmAlgorithm::Auto,
+        "pippenger" => MsmAlgorithm::Pippenger,
+        "strauss" => MsmAlgorithm::Strauss,
+        "dbc-per-term" => MsmAlgorithm::DbcPerTerm,
+        "naive" => MsmAlgorithm::Naive,
+        _ => return Err(format!("unknown algorithm {name:?}")),
+    })
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
+    let n = 1usize << a.log_n;
+    let alg = algorithm(&a.algorithm)?;
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    // Random bases as a random progression (fast to make), normalised at once.
+    let step = Projective::<P>::generator() * P::ScalarField::rand(&mut rng);
+    let mut cur = Projective::<P>::generator() * P::ScalarField::rand(&mut rng);
+    let proj: Vec<Projective<P>> = (0..n)
+        .map(|_| {
+            cur += step;
+            cur
+        })
+        .collect();
+    let bases: Vec<Affine<P>> = Projective::normalize_batch(&proj);
+    let nonzero = match a.density.as_str() {
+        "1" => n,
+        "sqrt" => (n as f64).sqrt().ceil() as usize,
+        "1/100" => n.div_ceil(100),
+        "1/1000" => n.div_ceil(1000),
+        d => return Err(format!("unknown density {d:?} (1, sqrt, 1/100, 1/1000)")),
+    };
+    let mut scalars = vec![P::ScalarField::from(0u64); n];
+    for i in 0..nonzero {
+        let idx = if nonzero == n { i } else { rng.gen_range(0..n) };
+        scalars[idx] = if a.bits == 0 || a.bits >= 256 {
+            P::ScalarField::rand(&mut rng)
+        } else {
+            let v: u64 = rng.gen();
+            P::ScalarField::from(if a.bits >= 64 {
+                v
+            } else {
+                v & ((1u64 << a.bits) - 1)
+            })
+        };
+    }
+    let want = <Projective<P> as VariableBaseMSM>::msm(&bases, &scalars)
+        .map_err(|e| format!("arkworks: {e}"))?;
+    let got = msm_with(&bases, &scalars, alg).map_err(|e| e.to_string())?;
+    let equal = got == want;
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for r in 0..a.rounds {
+        let ours = || {
+            let t = Instant::now();
+            black_box(msm_with(black_box(&bases), black_box(&scalars), alg).ok());
+            t.elapsed().as_secs_f64() * 1e3
+        };
+        let theirs = || {
+            let t = Instant::now();
+            black_box(
+                <Projective<P> as VariableBaseMSM>::msm(black_box(&bases), black_box(&scalars))
+                    .ok(),
+            );
+            t.elapsed().as_secs_f64() * 1e3
+        };
+        if r % 2 == 0 {
+            ta.push(ours());
+            tb.push(theirs());
+        } else {
+            tb.push(theirs());
+            ta.push(ours());
+        }
+    }
+    let (ma, mb) = (median(ta), median(tb));
+    let _ = P::ScalarField::MODULUS_BIT_SIZE;
+    Ok(if a.json {
+        format!(
+            "{{\"workload\": \"msm\", \"params\": {{\"curve\": \"{}\", \"log_n\": {}, \"density\": \"{}\", \"bits\": {}, \"algorithm\": \"{}\", \"rounds\": {}}}, \"zkaccel_ms\": {ma:.4}, \"arkworks_ms\": {mb:.4}, \"speedup\": {:.4}, \"results_equal\": {equal}}}\n",
+            a.curve, a.log_n, a.density, a.bits, a.algorithm, a.rounds, mb / ma
+        )
+    } else {
+        format!(
+            "msm on {}: 2^{} bases, density {}, {} nonzero, scalar bits {} ({} interleaved rounds)\n  zkaccel {:<12} {:>10.2} ms (median)\n  arkworks             {:>10.2} ms (median)\n  speedup {:.3}x, results equal to arkworks: {equal}\n",
+            a.curve, a.log_n, a.density, nonzero, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, a.algorithm, ma, mb, mb / ma
+        )
+    })
+}
+
+/// Entry point for `compare msm ...`.
+pub fn main(rest: &[String]) -> Result<String, String> {
+    let a = parse(rest)?;
+    match a.curve.as_str() {
+        "bn254-g1" => run::<ark_bn254::g1::Config>(&a),
+        "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a),
+        "secp256k1" => run::<ark_secp256k1::Config>(&a),
+        c => Err(format!(
+            "unknown curve {c:?} (bn254-g1, bls12-381-g1, secp256k1)"
+        )),
+    }
+}
