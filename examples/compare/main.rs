@@ -19,10 +19,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use std::process::ExitCode;
-use std::time::Instant;
 use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
 
 mod msm_cmd;
+mod timing;
 
 const USAGE: &str = "usage: compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
@@ -88,17 +88,6 @@ fn method(name: &str) -> Result<ScalarMulMethod, String> {
     })
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// One scalar multiplication's outcome.
-type MulResult<P> = Result<Projective<P>, zkaccel::cpu::MulError>;
-/// A contender: `k * P` by some method.
-type Contender<'a, P> =
-    &'a dyn Fn(&Projective<P>, &<P as ark_ec::CurveConfig>::ScalarField) -> MulResult<P>;
-
 fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
     let set = match a.formulas.as_str() {
         "own" => FormulaSet::for_curve::<P>(),
@@ -136,24 +125,22 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
         equal &= run_a(p, k).map_err(|e| e.to_string())? == want;
         equal &= run_b(p, k).map_err(|e| e.to_string())? == want;
     }
-    let (mut ta, mut tb) = (Vec::new(), Vec::new());
-    for round in 0..a.rounds {
-        let time = |f: Contender<'_, P>| {
-            let t = Instant::now();
+    // Per-operation medians: each round runs a contender over all inputs.
+    let per_op = inputs.len() as f64;
+    let (ma, mb) = timing::interleaved(
+        a.rounds,
+        || {
             for (p, k) in &inputs {
-                black_box(f(black_box(p), black_box(k)).ok());
+                black_box(run_a(black_box(p), black_box(k)).ok());
             }
-            t.elapsed().as_secs_f64() * 1e3 / inputs.len() as f64
-        };
-        if round % 2 == 0 {
-            ta.push(time(&run_a));
-            tb.push(time(&run_b));
-        } else {
-            tb.push(time(&run_b));
-            ta.push(time(&run_a));
-        }
-    }
-    let (ma, mb) = (median(ta), median(tb));
+        },
+        || {
+            for (p, k) in &inputs {
+                black_box(run_b(black_box(p), black_box(k)).ok());
+            }
+        },
+    );
+    let (ma, mb) = (ma / per_op, mb / per_op);
     let speedup = mb / ma;
     Ok(if a.json {
         format!(

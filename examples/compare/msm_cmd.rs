@@ -6,7 +6,6 @@ use ark_ff::{PrimeField, UniformRand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
-use std::time::Instant;
 use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm};
 
 struct Args {
@@ -60,11 +59,6 @@ fn algorithm(name: &str) -> Result<MsmAlgorithm, String> {
     })
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
 fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
     let n = 1usize << a.log_n;
     let alg = algorithm(&a.algorithm)?;
@@ -104,30 +98,18 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
         .map_err(|e| format!("arkworks: {e}"))?;
     let got = msm_with(&bases, &scalars, alg).map_err(|e| e.to_string())?;
     let equal = got == want;
-    let (mut ta, mut tb) = (Vec::new(), Vec::new());
-    for r in 0..a.rounds {
-        let ours = || {
-            let t = Instant::now();
+    let (ma, mb) = crate::timing::interleaved(
+        a.rounds,
+        || {
             black_box(msm_with(black_box(&bases), black_box(&scalars), alg).ok());
-            t.elapsed().as_secs_f64() * 1e3
-        };
-        let theirs = || {
-            let t = Instant::now();
+        },
+        || {
             black_box(
                 <Projective<P> as VariableBaseMSM>::msm(black_box(&bases), black_box(&scalars))
                     .ok(),
             );
-            t.elapsed().as_secs_f64() * 1e3
-        };
-        if r % 2 == 0 {
-            ta.push(ours());
-            tb.push(theirs());
-        } else {
-            tb.push(theirs());
-            ta.push(ours());
-        }
-    }
-    let (ma, mb) = (median(ta), median(tb));
+        },
+    );
     let _ = P::ScalarField::MODULUS_BIT_SIZE;
     Ok(if a.json {
         format!(

@@ -112,25 +112,11 @@ impl<P: SWCurveConfig> Xyzz<P> {
         }
         let u2 = ops.mul(&q.x, &self.zz);
         let s2 = ops.mul(&q.y, &self.zzz);
-        let p = u2 - self.x;
-        let r = s2 - self.y;
-        if p.is_zero() {
-            if r.is_zero() {
-                self.double(ops);
-            } else {
-                *self = Self::zero();
-            }
-            return;
+        let (x1, y1) = (self.x, self.y);
+        if let Some((pp, ppp)) = self.combine(&x1, &y1, &u2, &s2, ops) {
+            self.zz = ops.mul(&self.zz, &pp);
+            self.zzz = ops.mul(&self.zzz, &ppp);
         }
-        let pp = ops.sqr(&p);
-        let ppp = ops.mul(&p, &pp);
-        let q_ = ops.mul(&self.x, &pp);
-        let x3 = ops.sqr(&r) - ppp - q_.double();
-        let y3 = ops.mul(&r, &(q_ - x3)) - ops.mul(&self.y, &ppp);
-        self.zz = ops.mul(&self.zz, &pp);
-        self.zzz = ops.mul(&self.zzz, &ppp);
-        self.x = x3;
-        self.y = y3;
     }
 
     /// `self <- self + q` (add-2008-s; 12M + 2S).
@@ -146,27 +132,44 @@ impl<P: SWCurveConfig> Xyzz<P> {
         let u2 = ops.mul(&q.x, &self.zz);
         let s1 = ops.mul(&self.y, &q.zzz);
         let s2 = ops.mul(&q.y, &self.zzz);
-        let p = u2 - u1;
-        let r = s2 - s1;
+        if let Some((pp, ppp)) = self.combine(&u1, &s1, &u2, &s2, ops) {
+            let zz = ops.mul(&self.zz, &q.zz);
+            self.zz = ops.mul(&zz, &pp);
+            let zzz = ops.mul(&self.zzz, &q.zzz);
+            self.zzz = ops.mul(&zzz, &ppp);
+        }
+    }
+
+    /// The part both additions share: from `U1, S1` (this point) and `U2, S2`
+    /// (the other, on the same scale) set `X3, Y3` and return `(PP, PPP)` for
+    /// the caller to scale `ZZ, ZZZ`; or handle `P + P` (doubling) and
+    /// `P + (-P)` (infinity) and return `None`. 4M + 2S.
+    fn combine<O: FieldOps<P::BaseField>>(
+        &mut self,
+        u1: &P::BaseField,
+        s1: &P::BaseField,
+        u2: &P::BaseField,
+        s2: &P::BaseField,
+        ops: &mut O,
+    ) -> Option<(P::BaseField, P::BaseField)> {
+        let p = *u2 - u1;
+        let r = *s2 - s1;
         if p.is_zero() {
             if r.is_zero() {
                 self.double(ops);
             } else {
                 *self = Self::zero();
             }
-            return;
+            return None;
         }
         let pp = ops.sqr(&p);
         let ppp = ops.mul(&p, &pp);
-        let q_ = ops.mul(&u1, &pp);
-        let x3 = ops.sqr(&r) - ppp - q_.double();
-        let y3 = ops.mul(&r, &(q_ - x3)) - ops.mul(&s1, &ppp);
-        let zz = ops.mul(&self.zz, &q.zz);
-        self.zz = ops.mul(&zz, &pp);
-        let zzz = ops.mul(&self.zzz, &q.zzz);
-        self.zzz = ops.mul(&zzz, &ppp);
+        let q = ops.mul(u1, &pp);
+        let x3 = ops.sqr(&r) - ppp - q.double();
+        let y3 = ops.mul(&r, &(q - x3)) - ops.mul(s1, &ppp);
         self.x = x3;
         self.y = y3;
+        Some((pp, ppp))
     }
 }
 
