@@ -203,23 +203,14 @@ pub fn pippenger<P: SWCurveConfig, B: BigInteger>(
         signed_digits(k, c, windows, d);
     }
     let set = FormulaSet::for_curve::<P>();
+    let batch_affine = c >= BATCH_AFFINE_MIN_WINDOW;
     let window_sum = |j: usize| -> Projective<P> {
-        let mut buckets = vec![Xyzz::<P>::zero(); 1 << (c - 1)];
-        for (i, b) in bases.iter().enumerate() {
-            let d = digits[i * windows + j];
-            if d > 0 {
-                buckets[(d - 1) as usize].add_affine(b, &mut Plain);
-            } else if d < 0 {
-                buckets[(-d - 1) as usize].add_affine(&-*b, &mut Plain);
-            }
+        let digit = |i: usize| digits[i * windows + j];
+        if batch_affine {
+            window_batch_affine(bases, digit, c)
+        } else {
+            window_xyzz(bases, digit, c)
         }
-        // sum_b (b + 1) * bucket_b by running sums from the top.
-        let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
-        for bucket in buckets.iter().rev() {
-            running.add(bucket, &mut Plain);
-            acc.add(&running, &mut Plain);
-        }
-        acc.to_projective(&mut Plain)
     };
     #[cfg(feature = "parallel")]
     let sums: Vec<Projective<P>> = {
@@ -237,6 +228,140 @@ pub fn pippenger<P: SWCurveConfig, B: BigInteger>(
         result += w;
     }
     result
+}
+
+/// From this window size up, buckets are accumulated in affine form with
+/// batched inversions; below it there are too few buckets for batches.
+pub const BATCH_AFFINE_MIN_WINDOW: u32 = 9;
+
+/// Additions per batched inversion.
+const BATCH_SIZE: usize = 256;
+
+/// One window's `sum_b (b + 1) * bucket_b` from the running sums, top down;
+/// `add` adds one bucket to the running sum.
+fn running_sums<P: SWCurveConfig, B>(
+    buckets: &[B],
+    add: impl Fn(&mut Xyzz<P>, &B),
+) -> Projective<P> {
+    let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
+    for bucket in buckets.iter().rev() {
+        add(&mut running, bucket);
+        acc.add(&running, &mut Plain);
+    }
+    acc.to_projective(&mut Plain)
+}
+
+/// One window with XYZZ buckets (8M + 2S per point).
+fn window_xyzz<P: SWCurveConfig>(
+    bases: &[Affine<P>],
+    digit: impl Fn(usize) -> i32,
+    c: u32,
+) -> Projective<P> {
+    let mut buckets = vec![Xyzz::<P>::zero(); 1 << (c - 1)];
+    for (i, b) in bases.iter().enumerate() {
+        let d = digit(i);
+        if d > 0 {
+            buckets[(d - 1) as usize].add_affine(b, &mut Plain);
+        } else if d < 0 {
+            buckets[(-d - 1) as usize].add_affine(&-*b, &mut Plain);
+        }
+    }
+    running_sums(&buckets, |r, b| r.add(b, &mut Plain))
+}
+
+/// One window with affine buckets: additions are gathered in batches in which
+/// every bucket appears at most once, and each batch shares one inversion
+/// (Montgomery's trick: 3M per element), so an addition costs about
+/// 5M + 1S plus its share of the inversion, against 8M + 2S in XYZZ. An
+/// addition whose bucket is already in the current batch goes to that
+/// bucket's XYZZ overflow instead of waiting, so a window whose digits fall
+/// in a few buckets (the top window of a full-width scalar) costs no more
+/// than the XYZZ method.
+fn window_batch_affine<P: SWCurveConfig>(
+    bases: &[Affine<P>],
+    digit: impl Fn(usize) -> i32,
+    c: u32,
+) -> Projective<P> {
+    let nb = 1usize << (c - 1);
+    let mut buckets = vec![Affine::<P>::identity(); nb];
+    let mut overflow = vec![Xyzz::<P>::zero(); nb];
+    let mut busy = vec![false; nb];
+    let mut batch: Vec<(usize, Affine<P>)> = Vec::with_capacity(BATCH_SIZE);
+    for (i, b) in bases.iter().enumerate() {
+        let d = digit(i);
+        if d == 0 || b.is_zero() {
+            continue;
+        }
+        let (k, q) = if d > 0 {
+            ((d - 1) as usize, *b)
+        } else {
+            ((-d - 1) as usize, -*b)
+        };
+        if busy[k] {
+            overflow[k].add_affine(&q, &mut Plain);
+        } else if buckets[k].is_zero() {
+            buckets[k] = q;
+        } else {
+            busy[k] = true;
+            batch.push((k, q));
+            if batch.len() == BATCH_SIZE {
+                flush(&mut buckets, &mut busy, &mut batch);
+            }
+        }
+    }
+    flush(&mut buckets, &mut busy, &mut batch);
+    let both: Vec<(Affine<P>, Xyzz<P>)> = buckets.into_iter().zip(overflow).collect();
+    running_sums(&both, |r, (a, x)| {
+        r.add_affine(a, &mut Plain);
+        r.add(x, &mut Plain);
+    })
+}
+
+/// Applies `buckets[k] += q` for every `(k, q)` in `batch` (distinct `k`, both
+/// points finite) with one shared inversion, then empties the batch.
+fn flush<P: SWCurveConfig>(
+    buckets: &mut [Affine<P>],
+    busy: &mut [bool],
+    batch: &mut Vec<(usize, Affine<P>)>,
+) {
+    use ark_ff::{AdditiveGroup, Field};
+    if batch.is_empty() {
+        return;
+    }
+    // Denominators: x_q - x_p, or 2 y_p for a doubling; zero for P + (-P).
+    let mut den: Vec<P::BaseField> = batch
+        .iter()
+        .map(|(k, q)| {
+            let p = &buckets[*k];
+            if p.x != q.x {
+                q.x - p.x
+            } else if p.y == q.y {
+                p.y.double()
+            } else {
+                P::BaseField::ZERO
+            }
+        })
+        .collect();
+    // The serial form: windows already run in parallel, and a batch is small.
+    ark_ff::fields::serial_batch_inversion_and_mul(&mut den, &P::BaseField::ONE);
+    for ((k, q), inv) in batch.drain(..).zip(den) {
+        let p = buckets[k];
+        busy[k] = false;
+        if inv.is_zero() {
+            // P + (-P), or a doubling of a point with y = 0: infinity.
+            buckets[k] = Affine::identity();
+            continue;
+        }
+        let lambda = if p.x != q.x {
+            (q.y - p.y) * inv
+        } else {
+            let xx = p.x.square();
+            (xx.double() + xx + P::COEFF_A) * inv
+        };
+        let x3 = lambda.square() - p.x - q.x;
+        let y3 = lambda * (p.x - x3) - p.y;
+        buckets[k] = Affine::new_unchecked(x3, y3);
+    }
 }
 
 /// Window of Strauss' per-base wNAF tables.
