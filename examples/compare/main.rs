@@ -21,8 +21,11 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
 
+mod flags;
 mod msm_cmd;
 mod timing;
+
+use flags::Flags;
 
 const USAGE: &str = "usage: compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
@@ -38,31 +41,30 @@ struct Args {
 }
 
 fn parse(rest: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        curve: "bn254-g1".into(),
-        method: "auto".into(),
-        vs: "arkworks".into(),
-        formulas: "own".into(),
-        count: 64,
-        rounds: 31,
-        seed: 1,
-        json: false,
+    let f = Flags::parse(
+        rest,
+        &[
+            "--curve",
+            "--method",
+            "--vs",
+            "--formulas",
+            "--count",
+            "--rounds",
+            "--seed",
+        ],
+        &["--json"],
+    )
+    .map_err(|e| format!("{e}; {USAGE}"))?;
+    let a = Args {
+        curve: f.str("--curve", "bn254-g1"),
+        method: f.str("--method", "auto"),
+        vs: f.str("--vs", "arkworks"),
+        formulas: f.str("--formulas", "own"),
+        count: f.num("--count", 64)?,
+        rounds: f.num("--rounds", 31)?,
+        seed: f.num("--seed", 1)?,
+        json: f.has("--json"),
     };
-    let mut it = rest.iter();
-    while let Some(flag) = it.next() {
-        let mut val = || it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--curve" => a.curve = val()?,
-            "--method" => a.method = val()?,
-            "--vs" => a.vs = val()?,
-            "--formulas" => a.formulas = val()?,
-            "--count" => a.count = val()?.parse().map_err(|_| "--count expects a number")?,
-            "--rounds" => a.rounds = val()?.parse().map_err(|_| "--rounds expects a number")?,
-            "--seed" => a.seed = val()?.parse().map_err(|_| "--seed expects a number")?,
-            "--json" => a.json = true,
-            other => return Err(format!("unknown option {other}; {USAGE}")),
-        }
-    }
     if a.count == 0 || a.rounds == 0 {
         return Err("--count and --rounds must be at least 1".into());
     }

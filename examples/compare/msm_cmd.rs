@@ -19,29 +19,27 @@ struct Args {
 }
 
 fn parse(rest: &[String]) -> Result<Args, String> {
-    let mut a = Args {
-        curve: "bn254-g1".into(),
-        log_n: 16,
-        density: "1".into(),
-        bits: 0,
-        algorithm: "auto".into(),
-        rounds: 7,
-        json: false,
+    let f = crate::flags::Flags::parse(
+        rest,
+        &[
+            "--curve",
+            "--log-n",
+            "--density",
+            "--bits",
+            "--algorithm",
+            "--rounds",
+        ],
+        &["--json"],
+    )?;
+    let a = Args {
+        curve: f.str("--curve", "bn254-g1"),
+        log_n: f.num("--log-n", 16)?,
+        density: f.str("--density", "1"),
+        bits: f.num("--bits", 0)?,
+        algorithm: f.str("--algorithm", "auto"),
+        rounds: f.num("--rounds", 7)?,
+        json: f.has("--json"),
     };
-    let mut it = rest.iter();
-    while let Some(flag) = it.next() {
-        let mut val = || it.next().cloned().ok_or(format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--curve" => a.curve = val()?,
-            "--log-n" => a.log_n = val()?.parse().map_err(|_| "--log-n expects a number")?,
-            "--density" => a.density = val()?,
-            "--bits" => a.bits = val()?.parse().map_err(|_| "--bits expects a number")?,
-            "--algorithm" => a.algorithm = val()?,
-            "--rounds" => a.rounds = val()?.parse().map_err(|_| "--rounds expects a number")?,
-            "--json" => a.json = true,
-            other => return Err(format!("unknown option {other}")),
-        }
-    }
     if a.log_n > 24 || a.rounds == 0 {
         return Err("--log-n must be at most 24 and --rounds at least 1".into());
     }
