@@ -250,6 +250,51 @@ pub fn triple<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     (p.x, p.y, p.z) = (x3, y3, z3);
 }
 
+/// What [`madd_finite`] did.
+pub(crate) enum Madd<F> {
+    /// `p` now holds the sum; its new `Z` is the old one times this factor (`2H`).
+    Added(F),
+    /// `p = q`: nothing changed, the caller doubles.
+    Same,
+    /// `p = -q`: nothing changed, the sum is infinity.
+    Opposite,
+}
+
+/// madd-2007-bl for finite `p` and the affine point `(qx, qy)` (7M + 4S when
+/// the x-coordinates differ). Shared by [`add_affine`] and the inversion-free
+/// tables, which need the `Z` ratio.
+#[inline]
+pub(crate) fn madd_finite<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    p: &mut Projective<P>,
+    qx: &P::BaseField,
+    qy: &P::BaseField,
+    ops: &mut O,
+) -> Madd<P::BaseField> {
+    let z1z1 = ops.sqr(&p.z);
+    let u2 = ops.mul(qx, &z1z1);
+    let yz = ops.mul(qy, &p.z);
+    let s2 = ops.mul(&yz, &z1z1);
+    let h = u2 - p.x;
+    let r = dbl_f(&(s2 - p.y));
+    if h.is_zero() {
+        return if r.is_zero() {
+            Madd::Same
+        } else {
+            Madd::Opposite
+        };
+    }
+    let hh = ops.sqr(&h);
+    let i = hh.double().double();
+    let j = ops.mul(&h, &i);
+    let v = ops.mul(&p.x, &i);
+    let x3 = ops.sqr(&r) - j - v.double();
+    let y3 = ops.mul(&r, &(v - x3)) - ops.mul(&p.y, &j).double();
+    let zh = p.z + h;
+    let z3 = ops.sqr(&zh) - z1z1 - hh;
+    (p.x, p.y, p.z) = (x3, y3, z3);
+    Madd::Added(h.double())
+}
+
 /// `p <- p + q` with `q` affine (madd-2007-bl).
 #[inline]
 pub fn add_affine<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
@@ -265,29 +310,11 @@ pub fn add_affine<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
         *p = Projective::new_unchecked(q.x, q.y, P::BaseField::ONE);
         return;
     }
-    let z1z1 = ops.sqr(&p.z);
-    let u2 = ops.mul(&q.x, &z1z1);
-    let yz = ops.mul(&q.y, &p.z);
-    let s2 = ops.mul(&yz, &z1z1);
-    let h = u2 - p.x;
-    let r = dbl_f(&(s2 - p.y));
-    if h.is_zero() {
-        if r.is_zero() {
-            double(p, set, ops);
-        } else {
-            *p = Projective::zero();
-        }
-        return;
+    match madd_finite(p, &q.x, &q.y, ops) {
+        Madd::Added(_) => {}
+        Madd::Same => double(p, set, ops),
+        Madd::Opposite => *p = Projective::zero(),
     }
-    let hh = ops.sqr(&h);
-    let i = hh.double().double();
-    let j = ops.mul(&h, &i);
-    let v = ops.mul(&p.x, &i);
-    let x3 = ops.sqr(&r) - j - v.double();
-    let y3 = ops.mul(&r, &(v - x3)) - ops.mul(&p.y, &j).double();
-    let zh = p.z + h;
-    let z3 = ops.sqr(&zh) - z1z1 - hh;
-    (p.x, p.y, p.z) = (x3, y3, z3);
 }
 
 /// `p <- p + q` (add-2007-bl).

@@ -36,7 +36,7 @@ pub use zkaccel_dbc::{DbcError, Limbs};
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 use ark_ff::{PrimeField, Zero};
 use core::fmt;
-use scalar_mul::{run_chain, to_affine, wnaf_mul};
+use scalar_mul::{run_chain, to_affine, unscale, wnaf_mul};
 use zkaccel_dbc::Dbc;
 
 /// How to compute `k * P`.
@@ -221,38 +221,7 @@ pub fn mul_with<P: CurveMul, K: Limbs + ?Sized, O: FieldOps<P::BaseField>>(
     set: FormulaSet,
     ops: &mut O,
 ) -> Result<Projective<P>, MulError> {
-    if !set.is_valid_for::<P>() {
-        return Err(MulError::FormulasInvalid(set));
-    }
-    let limbs = k.le_limbs();
-    let bits = bit_len(&limbs);
-    let method = match method {
-        ScalarMulMethod::Auto => P::auto(bits),
-        m => m,
-    };
-    if bits == 0 || p.z.is_zero() {
-        return Ok(Projective::zero());
-    }
-    match method {
-        ScalarMulMethod::Dbc { delta } => {
-            let chain = Dbc::suboptimal_with(&*limbs, delta, None, &set.cost_model(0.8))?;
-            Ok(chain_mul(p, &chain, set, ops))
-        }
-        ScalarMulMethod::Naf => Ok(chain_mul(p, &Dbc::naf(&*limbs)?, set, ops)),
-        ScalarMulMethod::Wnaf(w) => Ok(wnaf_mul(p, &limbs, w, set, ops)?),
-        ScalarMulMethod::Glv => {
-            let k = P::ScalarField::from_le_bytes_mod_order(&le_bytes(&limbs));
-            P::glv(p, k, glv_window(), set, ops).ok_or(MulError::GlvUnavailable)
-        }
-        ScalarMulMethod::GlvDbc => {
-            let k = P::ScalarField::from_le_bytes_mod_order(&le_bytes(&limbs));
-            match P::glv_dbc(p, k, set, ops) {
-                Some(r) => Ok(r),
-                None => P::glv(p, k, glv_window(), set, ops).ok_or(MulError::GlvUnavailable),
-            }
-        }
-        ScalarMulMethod::Auto => unreachable!("resolved above"),
-    }
+    mul_inner(p, &k.le_limbs(), None, method, set, ops)
 }
 
 /// `k * P` for a scalar-field element `k` (its canonical integer), as
@@ -273,7 +242,50 @@ pub fn mul_scalar_with<P: CurveMul, O: FieldOps<P::BaseField>>(
     set: FormulaSet,
     ops: &mut O,
 ) -> Result<Projective<P>, MulError> {
-    mul_with(p, k.into_bigint().as_ref(), method, set, ops)
+    mul_inner(p, k.into_bigint().as_ref(), Some(*k), method, set, ops)
+}
+
+/// The shared body: `limbs` is the integer `k`; `field` is `k mod r` when the
+/// caller already has it (the GLV methods need it).
+fn mul_inner<P: CurveMul, O: FieldOps<P::BaseField>>(
+    p: &Projective<P>,
+    limbs: &[u64],
+    field: Option<P::ScalarField>,
+    method: ScalarMulMethod,
+    set: FormulaSet,
+    ops: &mut O,
+) -> Result<Projective<P>, MulError> {
+    if !set.is_valid_for::<P>() {
+        return Err(MulError::FormulasInvalid(set));
+    }
+    let bits = bit_len(limbs);
+    let method = match method {
+        ScalarMulMethod::Auto => P::auto(bits),
+        m => m,
+    };
+    if bits == 0 || p.z.is_zero() {
+        return Ok(Projective::zero());
+    }
+    let field =
+        || field.unwrap_or_else(|| P::ScalarField::from_le_bytes_mod_order(&le_bytes(limbs)));
+    match method {
+        ScalarMulMethod::Dbc { delta } => {
+            let chain = Dbc::suboptimal_with(limbs, delta, None, &set.cost_model(0.8))?;
+            Ok(chain_mul(p, &chain, set, ops))
+        }
+        ScalarMulMethod::Naf => Ok(chain_mul(p, &Dbc::naf(limbs)?, set, ops)),
+        ScalarMulMethod::Wnaf(w) => Ok(wnaf_mul(p, limbs, w, set, ops)?),
+        ScalarMulMethod::Glv => {
+            P::glv(p, field(), glv_window(), set, ops).ok_or(MulError::GlvUnavailable)
+        }
+        ScalarMulMethod::GlvDbc => {
+            let k = field();
+            P::glv_dbc(p, k, set, ops)
+                .or_else(|| P::glv(p, k, glv_window(), set, ops))
+                .ok_or(MulError::GlvUnavailable)
+        }
+        ScalarMulMethod::Auto => unreachable!("resolved above"),
+    }
 }
 
 /// Algorithm 1 from a Jacobian base. With `a = 0` formulas, `(X, Y, Z)` is the
@@ -290,11 +302,8 @@ fn chain_mul<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
         return run_chain(&to_affine(p), chain, set, ops);
     }
     let base = ark_ec::short_weierstrass::Affine::new_unchecked(p.x, p.y);
-    let mut acc: Projective<P> = run_chain(&base, chain, set, ops);
-    if !acc.z.is_zero() {
-        acc.z = ops.mul(&acc.z, &p.z);
-    }
-    acc
+    let acc: Projective<P> = run_chain(&base, chain, set, ops);
+    unscale(acc, &p.z, ops)
 }
 
 /// Window of the wNAF halves in GLV (about 128-bit scalars).

@@ -16,7 +16,7 @@
 use crate::formulas::{add_affine, double, FormulaSet, Plain};
 use crate::scalar_mul::{interleaved, odd_multiples};
 use crate::xyzz::Xyzz;
-use crate::{mul_with, CurveMul, ScalarMulMethod};
+use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, PrimeField, Zero};
@@ -97,17 +97,23 @@ pub fn msm_with<P: CurveMul>(
     })
 }
 
-/// Canonical integers of the scalars (out of Montgomery form).
-fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
+/// `f(0), ..., f(n - 1)`, in parallel with the `parallel` feature: the one
+/// place the feature switches this module.
+fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        scalars.par_iter().map(|k| k.into_bigint()).collect()
+        (0..n).into_par_iter().map(f).collect()
     }
     #[cfg(not(feature = "parallel"))]
     {
-        scalars.iter().map(|k| k.into_bigint()).collect()
+        (0..n).map(f).collect()
     }
+}
+
+/// Canonical integers of the scalars (out of Montgomery form).
+fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
+    map_indices(scalars.len(), |i| scalars[i].into_bigint())
 }
 
 fn naive<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
@@ -212,13 +218,7 @@ pub fn pippenger<P: SWCurveConfig, B: BigInteger>(
             window_xyzz(bases, digit, c)
         }
     };
-    #[cfg(feature = "parallel")]
-    let sums: Vec<Projective<P>> = {
-        use rayon::prelude::*;
-        (0..windows).into_par_iter().map(window_sum).collect()
-    };
-    #[cfg(not(feature = "parallel"))]
-    let sums: Vec<Projective<P>> = (0..windows).map(window_sum).collect();
+    let sums = map_indices(windows, window_sum);
     // Horner over the windows: result = sum_j 2^(jc) W_j.
     let mut result = Projective::<P>::zero();
     for w in sums.iter().rev() {
@@ -394,28 +394,17 @@ pub fn strauss<P: SWCurveConfig, B: BigInteger>(
 
 /// The paper's method: each term by its δ = 1 double-base chain, summed.
 pub fn dbc_per_term<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
-    let term = |(b, k): (&Affine<P>, &P::ScalarField)| -> Projective<P> {
-        let k = k.into_bigint();
-        mul_with(
-            &Projective::from(*b),
-            k.as_ref(),
+    let set = FormulaSet::for_curve::<P>();
+    map_indices(bases.len(), |i| {
+        mul_scalar_with(
+            &Projective::from(bases[i]),
+            &scalars[i],
             ScalarMulMethod::Dbc { delta: 1 },
-            FormulaSet::for_curve::<P>(),
+            set,
             &mut Plain,
         )
         .expect("field scalars are within the chain size limit")
-    };
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        bases
-            .par_iter()
-            .zip(scalars.par_iter())
-            .map(term)
-            .reduce(Projective::zero, |a, b| a + b)
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        bases.iter().zip(scalars).map(term).sum()
-    }
+    })
+    .into_iter()
+    .sum()
 }

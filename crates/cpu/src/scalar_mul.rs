@@ -21,11 +21,11 @@
 //! `Z` is multiplied by `U` at the end. For GLV the `φ(P)` table is
 //! `(βx, y)` of the same entries, the endomorphism commuting with the scaling.
 
-use crate::formulas::{add_affine, double, triple, FieldOps, FormulaSet};
+use crate::formulas::{add_affine, double, madd_finite, triple, FieldOps, FormulaSet, Madd};
 use ark_ec::scalar_mul::glv::GLVConfig;
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::CurveGroup;
-use ark_ff::{AdditiveGroup, Field, PrimeField, Zero};
+use ark_ff::{Field, PrimeField, Zero};
 use zkaccel_dbc::{Dbc, Recoding, Sign};
 
 /// `k * P` from the chain `chain` of `k` (terms largest first).
@@ -103,33 +103,17 @@ fn iso_odd_multiples<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     let u2 = ops.sqr(&d.z);
     let u3 = ops.mul(&u2, &d.z);
     // P on the curve scaled by u = Z_d: (X u^2, Y u^3, Z).
-    let mut cur = (ops.mul(&p.x, &u2), ops.mul(&p.y, &u3), p.z);
+    let mut cur = Projective::<P>::new_unchecked(ops.mul(&p.x, &u2), ops.mul(&p.y, &u3), p.z);
     let mut pts = Vec::with_capacity(m);
     let mut ratios = Vec::with_capacity(m);
-    pts.push((cur.0, cur.1));
+    pts.push((cur.x, cur.y));
     for _ in 1..m {
-        // madd-2007-bl of (d.x, d.y) to `cur`, keeping the ratio 2H of the Zs.
-        let (x1, y1, z1) = cur;
-        let z1z1 = ops.sqr(&z1);
-        let u = ops.mul(&d.x, &z1z1);
-        let yz = ops.mul(&d.y, &z1);
-        let s = ops.mul(&yz, &z1z1);
-        let h = u - x1;
-        if h.is_zero() {
-            return None;
+        // d is affine there; keep each Z ratio for the rescaling below.
+        match madd_finite(&mut cur, &d.x, &d.y, ops) {
+            Madd::Added(ratio) => ratios.push(ratio),
+            Madd::Same | Madd::Opposite => return None,
         }
-        let r = (s - y1).double();
-        let hh = ops.sqr(&h);
-        let i = hh.double().double();
-        let j = ops.mul(&h, &i);
-        let v = ops.mul(&x1, &i);
-        let x3 = ops.sqr(&r) - j - v.double();
-        let y3 = ops.mul(&r, &(v - x3)) - ops.mul(&y1, &j).double();
-        let h2 = h.double();
-        let z3 = ops.mul(&z1, &h2);
-        ratios.push(h2);
-        cur = (x3, y3, z3);
-        pts.push((x3, y3));
+        pts.push((cur.x, cur.y));
     }
     // Scale entry i by (Z_last / Z_i)^2 and ^3 so all share Z_last.
     let mut out = vec![Affine::identity(); m];
@@ -141,12 +125,12 @@ fn iso_odd_multiples<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
         let r3 = ops.mul(&r2, &ratio);
         out[i] = Affine::new_unchecked(ops.mul(&pts[i].0, &r2), ops.mul(&pts[i].1, &r3));
     }
-    Some((out, ops.mul(&d.z, &cur.2)))
+    Some((out, ops.mul(&d.z, &cur.z)))
 }
 
 /// `acc` computed on the curve scaled by `u`, mapped back.
 #[inline]
-fn unscale<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+pub(crate) fn unscale<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     mut acc: Projective<P>,
     u: &P::BaseField,
     ops: &mut O,
