@@ -84,10 +84,7 @@ impl<P: CurveMul> SWCurveConfig for Accel<P> {
     }
 
     fn mul_affine(base: &Affine<Self>, scalar: &[u64]) -> Projective<Self> {
-        let inner: Projective<P> = to_inner(base).into();
-        let out = mul(&inner, scalar, ScalarMulMethod::Auto)
-            .unwrap_or_else(|_| P::mul_projective(&inner, scalar));
-        from_inner_projective(&out)
+        Self::mul_projective(&(*base).into(), scalar)
     }
 
     fn serialize_with_mode<W: Write>(
