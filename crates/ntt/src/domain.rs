@@ -1,0 +1,298 @@
+//! [`NttDomain`]: an arkworks `EvaluationDomain` running zkaccel's transform.
+
+use ark_ff::FftField;
+use ark_poly::{
+    domain::{radix2::Elements, DomainCoeff},
+    EvaluationDomain, Radix2EvaluationDomain,
+};
+use ark_serialize::{
+    CanonicalDeserialize, CanonicalSerialize, Compress, SerializationError, Valid, Validate,
+};
+use ark_std::io::{Read, Write};
+use core::fmt;
+
+use crate::arith::{Adx, Arith, Generic, Portable};
+use crate::field::MontField;
+use crate::transform::{self, Job, PostScale};
+
+/// Which arithmetic runs the transform of field elements.
+///
+/// [`Kernel::Auto`] is what [`EvaluationDomain`] methods use; the others exist
+/// so that tests and benchmarks can run each path on the same inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kernel {
+    /// The BMI2/ADX assembly multiplication where the CPU and the field allow
+    /// it, the portable limb arithmetic otherwise.
+    Auto,
+    /// The BMI2/ADX assembly multiplication (x86-64 with BMI2 and ADX, fields
+    /// of four limbs below 2^255); an error where unavailable.
+    Adx,
+    /// Branch-free limb arithmetic in portable Rust.
+    Portable,
+    /// arkworks' own field operators (the path taken for non-field
+    /// coefficient types such as group elements).
+    Generic,
+}
+
+/// Transform direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Coefficients to evaluations (`fft`, or `coset_fft` on a coset domain).
+    Forward,
+    /// Evaluations to coefficients (`ifft`, or `coset_ifft` on a coset domain).
+    Inverse,
+}
+
+/// Errors of the explicit (non-`EvaluationDomain`) transform API.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NttError {
+    /// A vector's length differs from the domain size.
+    LengthMismatch {
+        /// The domain size.
+        expected: usize,
+        /// The offending vector's length.
+        got: usize,
+    },
+    /// The requested kernel cannot run on this CPU or for this field.
+    KernelUnavailable(Kernel),
+}
+
+impl fmt::Display for NttError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NttError::LengthMismatch { expected, got } => write!(
+                f,
+                "vector of length {got} given to an NTT domain of size {expected}"
+            ),
+            NttError::KernelUnavailable(k) => write!(
+                f,
+                "NTT kernel {k:?} is not available for this field on this CPU"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NttError {}
+
+/// A power-of-two multiplicative subgroup (or a coset of one) whose FFTs run
+/// on zkaccel's four-step transform.
+///
+/// Parameters, sizes, padding rules, cosets, elements, vanishing and
+/// Lagrange polynomials are exactly those of ark-poly's
+/// [`Radix2EvaluationDomain`] (the domain wraps one); only the transforms
+/// differ, and they return the same values. Any code generic over
+/// `EvaluationDomain` can use it.
+///
+/// Fast paths apply when the coefficients are the field itself; other
+/// coefficient types (group elements, ...) run the same algorithm with their
+/// own operators.
+#[derive(Copy, Clone, Hash, Eq, PartialEq)]
+pub struct NttDomain<F: FftField> {
+    inner: Radix2EvaluationDomain<F>,
+}
+
+impl<F: FftField> fmt::Debug for NttDomain<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "zkaccel NTT domain of size {}", self.inner.size)
+    }
+}
+
+impl<F: FftField> NttDomain<F> {
+    /// The ark-poly domain with the same parameters.
+    pub fn as_radix2(&self) -> &Radix2EvaluationDomain<F> {
+        &self.inner
+    }
+
+    /// Wraps an ark-poly radix-2 domain (same size, generator and offset).
+    pub fn from_radix2(inner: Radix2EvaluationDomain<F>) -> Self {
+        Self { inner }
+    }
+}
+
+impl<F: MontField> NttDomain<F> {
+    fn job(&self, direction: Direction) -> Job<F> {
+        let offset = self.inner.offset;
+        match direction {
+            Direction::Forward => Job {
+                log_n: self.inner.log_size_of_group,
+                inverse: false,
+                pre: (!offset.is_one()).then_some(offset),
+                post: None,
+            },
+            Direction::Inverse => Job {
+                log_n: self.inner.log_size_of_group,
+                inverse: true,
+                pre: None,
+                post: Some(PostScale {
+                    factor: self.inner.size_inv,
+                    offset: self.inner.offset_inv,
+                }),
+            },
+        }
+    }
+
+    /// Transforms every vector of `batch` in place (natural order in and
+    /// out), in place. On a coset
+    /// domain the coset variants are computed.
+    ///
+    /// Every vector must have exactly `self.size()` elements.
+    pub fn transform_batch(
+        &self,
+        batch: &mut [Vec<F>],
+        direction: Direction,
+        kernel: Kernel,
+    ) -> Result<(), NttError> {
+        let expected = self.size();
+        if let Some(v) = batch.iter().find(|v| v.len() != expected) {
+            return Err(NttError::LengthMismatch {
+                expected,
+                got: v.len(),
+            });
+        }
+        let job = self.job(direction);
+        let adx = Adx::new::<F>();
+        match kernel {
+            Kernel::Adx if adx.is_none() => Err(NttError::KernelUnavailable(kernel)),
+            Kernel::Adx | Kernel::Auto if adx.is_some() => {
+                run_batch::<F, Adx>(batch, &job);
+                Ok(())
+            }
+            Kernel::Generic => {
+                run_batch::<F, Generic<F>>(batch, &job);
+                Ok(())
+            }
+            _ => {
+                run_batch::<F, Portable>(batch, &job);
+                Ok(())
+            }
+        }
+    }
+
+    /// Transforms one vector in place; see [`NttDomain::transform_batch`].
+    pub fn transform(
+        &self,
+        data: &mut Vec<F>,
+        direction: Direction,
+        kernel: Kernel,
+    ) -> Result<(), NttError> {
+        self.transform_batch(core::slice::from_mut(data), direction, kernel)
+    }
+
+    fn run_any<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction) {
+        let job = self.job(direction);
+        if typeid::of::<T>() == typeid::of::<F>() {
+            // SAFETY: `T` and `F` are the same type (identical type ids).
+            let data: &mut Vec<F> = unsafe { &mut *(data as *mut Vec<T>).cast::<Vec<F>>() };
+            if Adx::new::<F>().is_some() {
+                run_batch::<F, Adx>(core::slice::from_mut(data), &job);
+            } else {
+                run_batch::<F, Portable>(core::slice::from_mut(data), &job);
+            }
+        } else {
+            run_batch::<F, Generic<T>>(core::slice::from_mut(data), &job);
+        }
+    }
+}
+
+fn run_batch<F: FftField, A: Arith<F>>(batch: &mut [Vec<A::E>], job: &Job<F>) {
+    for v in batch.iter_mut() {
+        transform::run::<F, A>(v, job);
+    }
+}
+
+impl<F: MontField> EvaluationDomain<F> for NttDomain<F> {
+    type Elements = Elements<F>;
+
+    fn new(num_coeffs: usize) -> Option<Self> {
+        Radix2EvaluationDomain::new(num_coeffs).map(Self::from_radix2)
+    }
+
+    fn get_coset(&self, offset: F) -> Option<Self> {
+        self.inner.get_coset(offset).map(Self::from_radix2)
+    }
+
+    fn compute_size_of_domain(num_coeffs: usize) -> Option<usize> {
+        Radix2EvaluationDomain::<F>::compute_size_of_domain(num_coeffs)
+    }
+
+    fn size(&self) -> usize {
+        self.inner.size()
+    }
+
+    fn log_size_of_group(&self) -> u64 {
+        self.inner.log_size_of_group()
+    }
+
+    fn size_inv(&self) -> F {
+        self.inner.size_inv
+    }
+
+    fn group_gen(&self) -> F {
+        self.inner.group_gen
+    }
+
+    fn group_gen_inv(&self) -> F {
+        self.inner.group_gen_inv
+    }
+
+    fn coset_offset(&self) -> F {
+        self.inner.offset
+    }
+
+    fn coset_offset_inv(&self) -> F {
+        self.inner.offset_inv
+    }
+
+    fn coset_offset_pow_size(&self) -> F {
+        self.inner.offset_pow_size
+    }
+
+    /// Pads with zeros (or truncates, as arkworks does) to the domain size,
+    /// then evaluates.
+    fn fft_in_place<T: DomainCoeff<F>>(&self, coeffs: &mut Vec<T>) {
+        coeffs.resize(self.size(), T::zero());
+        self.run_any(coeffs, Direction::Forward);
+    }
+
+    /// Pads with zeros (or truncates, as arkworks does) to the domain size,
+    /// then interpolates.
+    fn ifft_in_place<T: DomainCoeff<F>>(&self, evals: &mut Vec<T>) {
+        evals.resize(self.size(), T::zero());
+        self.run_any(evals, Direction::Inverse);
+    }
+
+    fn elements(&self) -> Elements<F> {
+        self.inner.elements()
+    }
+}
+
+impl<F: FftField> CanonicalSerialize for NttDomain<F> {
+    fn serialize_with_mode<W: Write>(
+        &self,
+        writer: W,
+        compress: Compress,
+    ) -> Result<(), SerializationError> {
+        self.inner.serialize_with_mode(writer, compress)
+    }
+
+    fn serialized_size(&self, compress: Compress) -> usize {
+        self.inner.serialized_size(compress)
+    }
+}
+
+impl<F: FftField> Valid for NttDomain<F> {
+    fn check(&self) -> Result<(), SerializationError> {
+        self.inner.check()
+    }
+}
+
+impl<F: FftField> CanonicalDeserialize for NttDomain<F> {
+    fn deserialize_with_mode<R: Read>(
+        reader: R,
+        compress: Compress,
+        validate: Validate,
+    ) -> Result<Self, SerializationError> {
+        Radix2EvaluationDomain::deserialize_with_mode(reader, compress, validate)
+            .map(Self::from_radix2)
+    }
+}

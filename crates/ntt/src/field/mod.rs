@@ -1,0 +1,244 @@
+//! Branch-free Montgomery arithmetic on the limbs of arkworks prime fields.
+//!
+//! The FPGA design computes every butterfly with a Montgomery multiplier and
+//! modular adders that never stall. The CPU analogue of "never stall" is
+//! "never mispredict": arkworks' `Fp` addition and subtraction decide whether
+//! to reduce with a data-dependent branch, and on random field elements that
+//! branch goes the wrong way half of the time (about 15 ns for an add + sub
+//! pair on this project's reference machine, as much as half a multiplication).
+//! The functions here compute the same results with masks instead of branches,
+//! directly on the Montgomery-form limbs that `ark_ff::Fp` stores, so the
+//! values stay bit-for-bit interchangeable with arkworks' own.
+//!
+//! [`MontField`] is implemented for every `Fp<MontBackend<C, N>, N>`, which
+//! covers every prime field arkworks ships (BN254, BLS12-381, BLS12-377,
+//! Pallas/Vesta, ...).
+
+// Limb loops index several arrays in step; iterators would obscure them.
+#![allow(clippy::needless_range_loop)]
+
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+
+use ark_ff::{
+    fields::models::fp::{Fp, MontBackend, MontConfig},
+    FftField, PrimeField,
+};
+
+/// A prime field whose elements are stored as Montgomery-form limbs that
+/// zkaccel may operate on directly.
+///
+/// Every method must return exactly what the arkworks operator returns; the
+/// test suite checks this against `ark_ff` on random and edge-case inputs.
+pub trait MontField: PrimeField + FftField {
+    /// `self + other`, without data-dependent branches.
+    fn add_fast(&self, other: &Self) -> Self;
+    /// `self - other`, without data-dependent branches.
+    fn sub_fast(&self, other: &Self) -> Self;
+    /// `self * other` (Montgomery CIOS), without data-dependent branches.
+    fn mul_fast(&self, other: &Self) -> Self;
+    /// Whether [`MontField::mul_adx`] may be used for this field: four limbs
+    /// and a modulus below 2^255.
+    const ADX_MUL: bool;
+    /// `self * other` with the BMI2/ADX assembly kernel.
+    ///
+    /// # Safety
+    /// `Self::ADX_MUL` must hold and the CPU must support BMI2 and ADX
+    /// ([`adx_supported`]).
+    unsafe fn mul_adx(&self, other: &Self) -> Self;
+    /// `self + other` in x86-64 assembly (carry chain and `cmov`).
+    ///
+    /// # Safety
+    /// `Self::ADX_MUL` must hold (no CPU feature beyond x86-64 is needed).
+    unsafe fn add_asm(&self, other: &Self) -> Self;
+    /// `self - other` in x86-64 assembly (borrow chain and `cmov`).
+    ///
+    /// # Safety
+    /// `Self::ADX_MUL` must hold (no CPU feature beyond x86-64 is needed).
+    unsafe fn sub_asm(&self, other: &Self) -> Self;
+}
+
+/// The first four limbs of the modulus and `-p^-1 mod 2^64`, as the assembly
+/// kernels read them (a constant in static memory, not rebuilt per call).
+struct AsmConsts<C, const N: usize>(core::marker::PhantomData<C>);
+
+impl<C: MontConfig<N>, const N: usize> AsmConsts<C, N> {
+    const PINV: [u64; 5] = {
+        let mut out = [0u64; 5];
+        let mut i = 0;
+        while i < N && i < 4 {
+            out[i] = C::MODULUS.0[i];
+            i += 1;
+        }
+        out[4] = C::INV;
+        out
+    };
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn limbs4<const N: usize>(x: &[u64; N]) -> &[u64; 4] {
+    x[..].try_into().expect("ADX_MUL implies 4 limbs")
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn from4<C: MontConfig<N>, const N: usize>(r: [u64; 4]) -> Fp<MontBackend<C, N>, N> {
+    let mut limbs = [0u64; N];
+    limbs.copy_from_slice(&r);
+    Fp::new_unchecked(ark_ff::BigInt(limbs))
+}
+
+/// Whether this CPU can run the BMI2/ADX multiplication kernel.
+pub fn adx_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+#[inline(always)]
+fn adc(a: u64, b: u64, carry: &mut u64) -> u64 {
+    let t = a as u128 + b as u128 + *carry as u128;
+    *carry = (t >> 64) as u64;
+    t as u64
+}
+
+#[inline(always)]
+fn sbb(a: u64, b: u64, borrow: &mut u64) -> u64 {
+    let t = (a as u128).wrapping_sub(b as u128 + *borrow as u128);
+    *borrow = (t >> 127) as u64;
+    t as u64
+}
+
+#[inline(always)]
+fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
+    let t = acc as u128 + (a as u128) * (b as u128) + *carry as u128;
+    *carry = (t >> 64) as u64;
+    t as u64
+}
+
+/// `x - p` if `x >= p` (or if `high` is set, meaning `x` overflowed the limbs),
+/// else `x`; selected with a mask.
+#[inline(always)]
+fn reduce_once<const N: usize>(x: [u64; N], high: u64, p: &[u64; N]) -> [u64; N] {
+    let mut borrow = 0u64;
+    let mut d = [0u64; N];
+    for i in 0..N {
+        d[i] = sbb(x[i], p[i], &mut borrow);
+    }
+    // Keep `d` when there was no borrow or when the sum carried out.
+    let keep_d = (borrow ^ 1) | high;
+    let mask = 0u64.wrapping_sub(keep_d);
+    let mut out = [0u64; N];
+    for i in 0..N {
+        out[i] = (d[i] & mask) | (x[i] & !mask);
+    }
+    out
+}
+
+impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
+    const ADX_MUL: bool = cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 0;
+
+    #[inline(always)]
+    unsafe fn mul_adx(&self, other: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
+            // SAFETY: forwarded from the caller (ADX_MUL and CPU support).
+            from4(unsafe { x86_64::mont_mul_4(a, b, &AsmConsts::<C, N>::PINV) })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.mul_fast(other)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn add_asm(&self, other: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
+            // SAFETY: ADX_MUL (from the caller) gives 4 limbs and p < 2^255.
+            from4(unsafe { x86_64::add_4(a, b, &AsmConsts::<C, N>::PINV) })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.add_fast(other)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn sub_asm(&self, other: &Self) -> Self {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
+            // SAFETY: ADX_MUL (from the caller) gives 4 limbs.
+            from4(unsafe { x86_64::sub_4(a, b, &AsmConsts::<C, N>::PINV) })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.sub_fast(other)
+        }
+    }
+
+    #[inline(always)]
+    fn add_fast(&self, other: &Self) -> Self {
+        let (a, b) = (&self.0 .0, &other.0 .0);
+        let mut carry = 0u64;
+        let mut s = [0u64; N];
+        for i in 0..N {
+            s[i] = adc(a[i], b[i], &mut carry);
+        }
+        let limbs = reduce_once(s, carry, &C::MODULUS.0);
+        Fp::new_unchecked(ark_ff::BigInt(limbs))
+    }
+
+    #[inline(always)]
+    fn sub_fast(&self, other: &Self) -> Self {
+        let (a, b) = (&self.0 .0, &other.0 .0);
+        let mut borrow = 0u64;
+        let mut d = [0u64; N];
+        for i in 0..N {
+            d[i] = sbb(a[i], b[i], &mut borrow);
+        }
+        // Add the modulus back when the subtraction borrowed.
+        let mask = 0u64.wrapping_sub(borrow);
+        let p = &C::MODULUS.0;
+        let mut carry = 0u64;
+        for i in 0..N {
+            d[i] = adc(d[i], p[i] & mask, &mut carry);
+        }
+        Fp::new_unchecked(ark_ff::BigInt(d))
+    }
+
+    #[inline(always)]
+    fn mul_fast(&self, other: &Self) -> Self {
+        if !C::CAN_USE_NO_CARRY_MUL_OPT {
+            // Moduli without a spare top bit take arkworks' general path.
+            return *self * other;
+        }
+        // CIOS with the "no-carry" shortcut (valid when the top limb of the
+        // modulus leaves room, which CAN_USE_NO_CARRY_MUL_OPT checks).
+        let (a, b) = (&self.0 .0, &other.0 .0);
+        let p = &C::MODULUS.0;
+        let mut r = [0u64; N];
+        for i in 0..N {
+            let mut carry1 = 0u64;
+            r[0] = mac(r[0], a[0], b[i], &mut carry1);
+            let k = r[0].wrapping_mul(C::INV);
+            let mut carry2 = 0u64;
+            mac(r[0], k, p[0], &mut carry2);
+            for j in 1..N {
+                r[j] = mac(r[j], a[j], b[i], &mut carry1);
+                r[j - 1] = mac(r[j], k, p[j], &mut carry2);
+            }
+            r[N - 1] = carry1.wrapping_add(carry2);
+        }
+        Fp::new_unchecked(ark_ff::BigInt(reduce_once(r, 0, p)))
+    }
+}

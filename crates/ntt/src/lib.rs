@@ -1,0 +1,34 @@
+//! Number-theoretic transforms on the CPU: the software version of the
+//! pipelined FPGA NTT of Zhao, Chai et al. ("Hardware Acceleration of Number
+//! Theoretic Transform in zk-SNARK").
+//!
+//! [`NttDomain`] implements arkworks' [`ark_poly::EvaluationDomain`], so any
+//! code generic over `EvaluationDomain` (ark-groth16's `R1CSToQAP`, ark-poly's
+//! polynomials, ...) can use it; its results are equal to ark-poly's
+//! [`ark_poly::Radix2EvaluationDomain`] for every size, direction and coset.
+//!
+//! # How the FPGA ideas map to a CPU
+//!
+//! | FPGA design | here |
+//! |---|---|
+//! | Montgomery modular multipliers, one butterfly per cycle without stalls | Montgomery multiplication on arkworks' own limbs: a BMI2/ADX kernel with two carry chains ([`field`]), branch-free modular add/sub (no mispredicted reductions) |
+//! | 2-D split of a large transform into small independent sub-transforms that fit BRAM | four-step (Bailey) split `n = n1 * n2` with sub-transforms of at most 2^12 elements, sized for L2 (module `transform`) |
+//! | sub-transforms pipelined in parallel | rayon over independent rows (each row is one task) |
+//! | data reordering between butterfly rounds so memory is read contiguously | blocked gather passes (transposes) between the two rounds of rows; the bit reversal of each row's output is folded into the next gather, so there is no separate bit-reversal pass |
+//! | twiddle ROMs | stage-ordered twiddle tables for the row sizes, built once per (field, size) and shared ([`twiddles`](crate::twiddles)); the inter-round twiddles are generated per row |
+//! | coset handling in the first stage | coset powers applied inside the first gather; inverse scaling `1/n * offset^-i` inside the last gather |
+//!
+//! Memory: the input plus one scratch buffer of the same size (reused across a
+//! batch), plus twiddle tables of about `2 * sqrt(n)` elements.
+
+#![warn(missing_docs)]
+
+mod arith;
+mod domain;
+pub mod field;
+mod provider;
+mod transform;
+pub(crate) mod twiddles;
+
+pub use domain::{Direction, Kernel, NttDomain, NttError};
+pub use provider::{CpuNtt, NttProvider};

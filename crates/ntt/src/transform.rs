@@ -1,0 +1,365 @@
+//! The transform: in-cache decimation-in-frequency kernels, composed by the
+//! four-step (Bailey) split, in place.
+//!
+//! View the input as `n1` rows of `n2` (`x[j1*n2 + j2]`). With output index
+//! `k = k1 + n1*k2`:
+//!
+//! ```text
+//! X[k1 + n1*k2] = sum_j2 w_n2^(j2*k2) * w_n^(j2*k1) * sum_j1 x[j1*n2 + j2] * w_n1^(j1*k1)
+//! ```
+//!
+//! 1. **Columns** (one task per block of 16 adjacent columns): gather the
+//!    columns into a buffer that stays in L2 (16 adjacent elements per row
+//!    read: whole cache lines), applying the coset powers on the way; a
+//!    size-`n1` DIF transform per column; the twiddles `w_n^(j2*k1)`; scatter
+//!    back. Column `j2` now holds `Y[k1]` at row `bitrev(k1)`.
+//! 2. **Rows**: row `r` of `x` is `Y[k1 = bitrev(r)]` over all `j2`: a
+//!    contiguous size-`n2` DIF transform in place (inverse scaling fused).
+//!    Element `(r, q)` is now `X[bitrev(r) + n1*bitrev(q)]`, which is
+//!    `X[bitrev_n(i)]` for flat index `i = r*n2 + q`.
+//! 3. **Reorder**: a blocked, parallel in-place bit reversal (tiles of 16 x 16
+//!    elements swapped with their partner tiles), the only pass over the
+//!    whole array that does no arithmetic.
+//!
+//! Memory: in place; each task holds a buffer of `16 * n1` elements (512 KiB
+//! at 2^20 for BN254), and the shared twiddle tables hold `n1 + n2` elements.
+
+use ark_ff::FftField;
+
+use crate::arith::Arith;
+use crate::twiddles::StageTwiddles;
+
+/// Transforms up to this size run as one in-cache kernel (2^12 BN254 elements
+/// are 128 KiB: well inside L2).
+pub(crate) const LEAF_LOG: u32 = 12;
+
+/// Columns transformed together by one task of the column pass (16 BN254
+/// elements are 512 bytes: eight whole cache lines per row read).
+const COLUMN_BLOCK: usize = 16;
+
+/// Tiles of the bit-reversal pass are `2^TILE_BITS` square.
+const TILE_BITS: u32 = 4;
+
+/// `x[i] *= s * o^i` after the transform (inverse and coset inverse).
+#[derive(Clone, Copy)]
+pub(crate) struct PostScale<F> {
+    pub(crate) factor: F,
+    pub(crate) offset: F,
+}
+
+/// What to compute: `x[i] *= pre^i` first (coset forward), the transform with
+/// `root` (forward or inverse), then the optional post-scaling.
+pub(crate) struct Job<F> {
+    pub(crate) log_n: u32,
+    pub(crate) inverse: bool,
+    pub(crate) pre: Option<F>,
+    pub(crate) post: Option<PostScale<F>>,
+}
+
+#[inline(always)]
+fn bitrev(i: usize, bits: u32) -> usize {
+    if bits == 0 {
+        0
+    } else {
+        i.reverse_bits() >> (usize::BITS - bits)
+    }
+}
+
+/// Runs `f(index, chunk)` on consecutive chunks, in parallel when enabled.
+fn for_each_chunk<E: Send>(data: &mut [E], size: usize, f: impl Fn(usize, &mut [E]) + Sync) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        data.par_chunks_mut(size)
+            .enumerate()
+            .for_each(|(i, c)| f(i, c));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        data.chunks_mut(size).enumerate().for_each(|(i, c)| f(i, c));
+    }
+}
+
+/// Radix-4 decimation-in-frequency transform of `row` in place (a final
+/// radix-2 stage when `log2(len)` is odd); output in bit-reversed order.
+///
+/// One radix-4 step fuses two radix-2 stages: for `a_i = x[j + i*q]`,
+/// ```text
+/// x[j]      = (a0 + a2) + (a1 + a3)
+/// x[j + q]  = ((a0 + a2) - (a1 + a3)) * w^2j
+/// x[j + 2q] = ((a0 - a2) + w4*(a1 - a3)) * w^j
+/// x[j + 3q] = ((a0 - a2) - w4*(a1 - a3)) * w^3j
+/// ```
+/// the same four multiplications as two radix-2 stages, with half the loads
+/// and stores.
+fn dif<F: FftField, A: Arith<F>>(row: &mut [A::E], tw: &StageTwiddles<F>) {
+    let m = row.len();
+    let w4 = tw.omega4;
+    let mut len = m;
+    let mut off = 0;
+    while len >= 4 {
+        let q = len / 4;
+        let t = &tw.table[off..off + 3 * q];
+        for block in row.chunks_exact_mut(len) {
+            let (x01, x23) = block.split_at_mut(2 * q);
+            let (x0, x1) = x01.split_at_mut(q);
+            let (x2, x3) = x23.split_at_mut(q);
+            for j in 0..q {
+                let (a0, a1, a2, a3) = (x0[j], x1[j], x2[j], x3[j]);
+                let s02 = A::add(&a0, &a2);
+                let s13 = A::add(&a1, &a3);
+                let d02 = A::sub(&a0, &a2);
+                let d13 = A::scale(&A::sub(&a1, &a3), &w4);
+                if j == 0 {
+                    x0[0] = A::add(&s02, &s13);
+                    x1[0] = A::sub(&s02, &s13);
+                    x2[0] = A::add(&d02, &d13);
+                    x3[0] = A::sub(&d02, &d13);
+                } else {
+                    let w = &t[3 * j..3 * j + 3];
+                    x0[j] = A::add(&s02, &s13);
+                    x1[j] = A::scale(&A::sub(&s02, &s13), &w[1]);
+                    x2[j] = A::scale(&A::add(&d02, &d13), &w[0]);
+                    x3[j] = A::scale(&A::sub(&d02, &d13), &w[2]);
+                }
+            }
+        }
+        off += 3 * q;
+        len /= 4;
+    }
+    if len == 2 {
+        for pair in row.chunks_exact_mut(2) {
+            let (a, b) = (pair[0], pair[1]);
+            pair[0] = A::add(&a, &b);
+            pair[1] = A::sub(&a, &b);
+        }
+    }
+}
+
+/// `x[i] *= base * step^i`.
+fn distribute<F: FftField, A: Arith<F>>(x: &mut [A::E], base: F, step: F) {
+    let mut cur = base;
+    for v in x.iter_mut() {
+        *v = A::scale(v, &cur);
+        cur = A::mul(&cur, &step);
+    }
+}
+
+fn bitrev_permute<E>(x: &mut [E]) {
+    let bits = x.len().trailing_zeros();
+    for i in 0..x.len() {
+        let j = bitrev(i, bits);
+        if i < j {
+            x.swap(i, j);
+        }
+    }
+}
+
+/// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
+pub(crate) fn run<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
+    let n = data.len();
+    debug_assert_eq!(n, 1usize << job.log_n);
+    if job.log_n <= LEAF_LOG {
+        run_leaf::<F, A>(data, job);
+    } else {
+        run_four_step::<F, A>(data, job);
+    }
+}
+
+fn run_leaf<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
+    if let Some(g) = job.pre {
+        distribute::<F, A>(data, F::one(), g);
+    }
+    if data.len() > 1 {
+        let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
+        dif::<F, A>(data, &tw);
+        bitrev_permute(data);
+    }
+    if let Some(p) = job.post {
+        if p.offset.is_one() {
+            data.iter_mut().for_each(|v| *v = A::scale(v, &p.factor));
+        } else {
+            distribute::<F, A>(data, p.factor, p.offset);
+        }
+    }
+}
+
+/// A pointer shared by tasks that touch disjoint elements of one slice.
+#[derive(Clone, Copy)]
+struct Shared<E>(*mut E);
+// SAFETY: only used by tasks that access pairwise disjoint elements (argued
+// at each use), and `E: Send`.
+unsafe impl<E: Send> Send for Shared<E> {}
+// SAFETY: as above.
+unsafe impl<E: Send> Sync for Shared<E> {}
+
+impl<E> Shared<E> {
+    /// # Safety
+    /// `i` in bounds, and no other task accesses element `i` meanwhile.
+    #[inline(always)]
+    unsafe fn at(self, i: usize) -> *mut E {
+        // SAFETY: forwarded.
+        unsafe { self.0.add(i) }
+    }
+}
+
+fn run_four_step<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
+    let n = data.len();
+    let k1 = job.log_n / 2;
+    let k2 = job.log_n - k1;
+    let (n1, n2) = (1usize << k1, 1usize << k2);
+    let tw1 = StageTwiddles::<F>::get(k1, job.inverse);
+    let tw2 = StageTwiddles::<F>::get(k2, job.inverse);
+    let mut root = F::get_root_of_unity(n as u64).expect("size checked by the domain");
+    if job.inverse {
+        root = root.inverse().expect("roots of unity are non-zero");
+    }
+    let coset_step = job.pre.map(|g| g.pow([n2 as u64]));
+    let ptr = Shared(data.as_mut_ptr());
+
+    // 1. columns, COLUMN_BLOCK at a time.
+    let column_task = |buf: &mut Vec<A::E>, block: usize| {
+        let c0 = block * COLUMN_BLOCK;
+        let width = COLUMN_BLOCK.min(n2 - c0);
+        if buf.len() != width * n1 {
+            buf.clear();
+            // SAFETY: element c0 lies in this task's first column.
+            buf.resize(width * n1, unsafe { *ptr.at(c0) });
+        }
+        // Gather, a row of the block at a time (whole cache lines):
+        // buf[b*n1 + j1] = x[j1*n2 + c0 + b] (* g^(j1*n2 + c0 + b)).
+        let mut cur = [F::one(); COLUMN_BLOCK];
+        if let Some(g) = job.pre {
+            let mut c = g.pow([c0 as u64]);
+            for v in cur.iter_mut().take(width) {
+                *v = c;
+                c = A::mul(&c, &g);
+            }
+        }
+        for j1 in 0..n1 {
+            for b in 0..width {
+                // SAFETY: columns c0..c0 + width belong to this task alone.
+                let v = unsafe { *ptr.at(j1 * n2 + c0 + b) };
+                buf[b * n1 + j1] = match &coset_step {
+                    Some(step) => {
+                        let out = A::scale(&v, &cur[b]);
+                        cur[b] = A::mul(&cur[b], step);
+                        out
+                    }
+                    None => v,
+                };
+            }
+        }
+        for (b, col) in buf.chunks_exact_mut(n1).enumerate() {
+            dif::<F, A>(col, &tw1);
+            let j2 = c0 + b;
+            if j2 != 0 {
+                // Two interleaved power chains (w^k, w^(k+1)) halve the
+                // latency-bound part.
+                let w = root.pow([j2 as u64]);
+                let w2 = A::mul(&w, &w);
+                let (mut even, mut odd) = (F::one(), w);
+                for k in (0..n1).step_by(2) {
+                    let (p0, p1) = (bitrev(k, k1), bitrev(k + 1, k1));
+                    if k != 0 {
+                        col[p0] = A::scale(&col[p0], &even);
+                    }
+                    col[p1] = A::scale(&col[p1], &odd);
+                    even = A::mul(&even, &w2);
+                    odd = A::mul(&odd, &w2);
+                }
+            }
+        }
+        for j1 in 0..n1 {
+            for b in 0..width {
+                // SAFETY: as for the gather.
+                unsafe { *ptr.at(j1 * n2 + c0 + b) = buf[b * n1 + j1] };
+            }
+        }
+    };
+    let blocks = n2.div_ceil(COLUMN_BLOCK);
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..blocks).into_par_iter().for_each_init(
+            || Vec::with_capacity(COLUMN_BLOCK * n1),
+            |buf, block| column_task(buf, block),
+        );
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        let mut buf = Vec::with_capacity(COLUMN_BLOCK * n1);
+        (0..blocks).for_each(|block| column_task(&mut buf, block));
+    }
+
+    // 2. rows; inverse scaling s * o^k for k = bitrev(r) + n1*bitrev(q).
+    let post = job.post.map(|p| {
+        let step = p.offset.pow([n1 as u64]);
+        let mut powers = Vec::with_capacity(n2);
+        let mut cur = F::one();
+        for _ in 0..n2 {
+            powers.push(cur);
+            cur *= step;
+        }
+        (p, powers)
+    });
+    for_each_chunk(data, n2, |r, row| {
+        dif::<F, A>(row, &tw2);
+        if let Some((p, powers)) = &post {
+            if p.offset.is_one() {
+                row.iter_mut().for_each(|v| *v = A::scale(v, &p.factor));
+            } else {
+                let base = A::mul(&p.factor, &p.offset.pow([bitrev(r, k1) as u64]));
+                for (q, v) in row.iter_mut().enumerate() {
+                    let f = A::mul(&base, &powers[bitrev(q, k2)]);
+                    *v = A::scale(v, &f);
+                }
+            }
+        }
+    });
+
+    // 3. x[i] <-> x[bitrev(i)].
+    bitrev_permute_blocked(data);
+}
+
+/// In-place bit-reversal permutation of a power-of-two slice, by tiles: for
+/// `i = (hi, mid, lo)` with `TILE_BITS`-bit `hi` and `lo`, `bitrev(i) =
+/// (bitrev(lo), bitrev(mid), bitrev(hi))`, so the `2^TILE_BITS` x
+/// `2^TILE_BITS` elements sharing `mid` swap with those sharing
+/// `bitrev(mid)`: runs of contiguous elements on both sides.
+fn bitrev_permute_blocked<E: Copy + Send + Sync>(x: &mut [E]) {
+    let m = x.len().trailing_zeros();
+    if m < 2 * TILE_BITS + 2 {
+        bitrev_permute(x);
+        return;
+    }
+    let t = TILE_BITS;
+    let mid_bits = m - 2 * t;
+    let ptr = Shared(x.as_mut_ptr());
+    let task = |mid: usize| {
+        let rmid = bitrev(mid, mid_bits);
+        if rmid < mid {
+            return; // handled by the task of `rmid`
+        }
+        for hi in 0..1usize << t {
+            for lo in 0..1usize << t {
+                let i = (hi << (mid_bits + t)) | (mid << t) | lo;
+                let j = (bitrev(lo, t) << (mid_bits + t)) | (rmid << t) | bitrev(hi, t);
+                if mid != rmid || i < j {
+                    // SAFETY: indices with middle bits `mid` or `rmid` are
+                    // touched only by this task (pairs {mid, rmid} are disjoint).
+                    unsafe { core::ptr::swap(ptr.at(i), ptr.at(j)) };
+                }
+            }
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..1usize << mid_bits).into_par_iter().for_each(task);
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..1usize << mid_bits).for_each(task);
+    }
+}

@@ -1,0 +1,80 @@
+//! Twiddle tables, computed once per (field, size, direction) and shared by
+//! every domain and thread of the process.
+//!
+//! arkworks' `EvaluationDomain` must be `Copy`, so a domain cannot own its
+//! tables; they live in a process-wide cache instead, keyed by the field's
+//! `TypeId`. The tables are small: a four-step transform of size
+//! `n = n1 * n2` needs the tables for `n1` and `n2` only (about `2 * sqrt(n)`
+//! elements per direction), never a table of size `n`.
+
+use ark_ff::FftField;
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Twiddles of an in-cache radix-4 decimation-in-frequency transform of size
+/// `m = 2^k`, stored in the order the butterflies read them: for each radix-4
+/// stage of block length `L = m, m/4, m/16, ...` (while `L >= 4`), the
+/// triples `(w^j, w^2j, w^3j)` for `j < L/4` with `w = w_L`. A final radix-2
+/// stage (odd `k`) needs no twiddles. `omega4` is `w_m^(m/4)` (the same
+/// fourth root of unity for every stage).
+pub(crate) struct StageTwiddles<F> {
+    pub(crate) table: Vec<F>,
+    pub(crate) omega4: F,
+}
+
+type Cache = Mutex<HashMap<(TypeId, u32, bool), Arc<dyn Any + Send + Sync>>>;
+
+fn cache() -> &'static Cache {
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+impl<F: FftField> StageTwiddles<F> {
+    fn compute(log_m: u32, inverse: bool) -> Self {
+        let m = 1usize << log_m;
+        let mut w = F::get_root_of_unity(m as u64).expect("size checked by the domain");
+        if inverse {
+            w = w.inverse().expect("roots of unity are non-zero");
+        }
+        // powers[i] = w_m^i for i < 3m/4 covers every (w_L)^(3j) below.
+        let mut powers = Vec::with_capacity(3 * m / 4 + 1);
+        let mut cur = F::one();
+        for _ in 0..(3 * m / 4).max(1) {
+            powers.push(cur);
+            cur *= w;
+        }
+        let omega4 = if m >= 4 { powers[m / 4] } else { F::one() };
+        let mut table = Vec::new();
+        let mut len = m;
+        while len >= 4 {
+            let stride = m / len; // w_L = w_m^stride
+            for j in 0..len / 4 {
+                table.push(powers[j * stride]);
+                table.push(powers[2 * j * stride]);
+                table.push(powers[3 * j * stride]);
+            }
+            len /= 4;
+        }
+        StageTwiddles { table, omega4 }
+    }
+
+    /// The shared table for size `2^log_m` (built on first use).
+    pub(crate) fn get(log_m: u32, inverse: bool) -> Arc<Self> {
+        let key = (TypeId::of::<F>(), log_m, inverse);
+        let entry = {
+            let map = cache().lock().unwrap_or_else(|e| e.into_inner());
+            map.get(&key).cloned()
+        };
+        if let Some(any) = entry {
+            if let Ok(t) = any.downcast::<Self>() {
+                return t;
+            }
+        }
+        // Build outside the lock: a concurrent builder only wastes work.
+        let built = Arc::new(Self::compute(log_m, inverse));
+        let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+        let stored = map.entry(key).or_insert_with(|| built.clone()).clone();
+        stored.downcast::<Self>().unwrap_or(built)
+    }
+}
