@@ -7,3 +7,6 @@ pub use zkaccel_dbc as dbc;
 
 /// Point formulas and scalar multiplication on the CPU ([`zkaccel_cpu`]).
 pub use zkaccel_cpu as cpu;
+
+/// Number-theoretic transforms and the arkworks `EvaluationDomain` ([`zkaccel_ntt`]).
+pub use zkaccel_ntt as ntt;

@@ -6,6 +6,8 @@
 //!     [--vs arkworks|naf|wnaf-W|dbc-D|glv|auto] [--formulas own|generic] [--json]
 //! cargo run --release --example compare -- msm --curve bn254-g1 --log-n 16 [--density 1|sqrt|1/100|1/1000]
 //!     [--bits B] [--algorithm auto|pippenger|strauss|dbc-per-term|naive] [--rounds 7] [--json]
+//! cargo run --release --example compare -- ntt --log-n 20 [--coset] [--inverse] [--batch K]
+//!     [--groth16] [--kernel auto|adx|portable|generic] [--rounds 7] [--json]
 //! ```
 //! Each round times contender A over all inputs, then B (alternating which
 //! goes first), so load on this noisy machine hits both; the figures are the
@@ -23,11 +25,12 @@ use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod
 
 mod flags;
 mod msm_cmd;
+mod ntt_cmd;
 mod timing;
 
 use flags::Flags;
 
-const USAGE: &str = "usage: compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+const USAGE: &str = "usage: compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|adx|portable|generic] [--rounds R] [--json] | compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
 struct Args {
     curve: String,
@@ -162,7 +165,10 @@ fn main() -> ExitCode {
     let out = match raw.split_first() {
         Some((w, rest)) if w == "scalar-mul" => scalar_mul_main(rest),
         Some((w, rest)) if w == "msm" => msm_cmd::main(rest),
-        Some((w, _)) => Err(format!("unknown workload {w:?} (scalar-mul, msm); {USAGE}")),
+        Some((w, rest)) if w == "ntt" => ntt_cmd::main(rest),
+        Some((w, _)) => Err(format!(
+            "unknown workload {w:?} (scalar-mul, msm, ntt); {USAGE}"
+        )),
         None => Err(USAGE.to_string()),
     };
     report(out)
