@@ -98,18 +98,6 @@ impl<F: FftField> fmt::Debug for NttDomain<F> {
 }
 
 impl<F: FftField> NttDomain<F> {
-    /// The ark-poly domain with the same parameters.
-    pub fn as_radix2(&self) -> &Radix2EvaluationDomain<F> {
-        &self.inner
-    }
-
-    /// Wraps an ark-poly radix-2 domain (same size, generator and offset).
-    pub fn from_radix2(inner: Radix2EvaluationDomain<F>) -> Self {
-        Self { inner }
-    }
-}
-
-impl<F: MontField> NttDomain<F> {
     fn job(&self, direction: Direction) -> Job<F> {
         let offset = self.inner.offset;
         match direction {
@@ -131,6 +119,18 @@ impl<F: MontField> NttDomain<F> {
         }
     }
 
+    /// The ark-poly domain with the same parameters.
+    pub fn as_radix2(&self) -> &Radix2EvaluationDomain<F> {
+        &self.inner
+    }
+
+    /// Wraps an ark-poly radix-2 domain (same size, generator and offset).
+    pub fn from_radix2(inner: Radix2EvaluationDomain<F>) -> Self {
+        Self { inner }
+    }
+}
+
+impl<F: MontField> NttDomain<F> {
     /// Transforms every vector of `batch` in place (natural order in and
     /// out), in place. On a coset
     /// domain the coset variants are computed.
@@ -178,21 +178,50 @@ impl<F: MontField> NttDomain<F> {
         self.transform_batch(core::slice::from_mut(data), direction, kernel)
     }
 
-    fn run_any<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction) {
+    /// The fast path for field coefficients (any kernel, chosen as `Auto`).
+    fn run_field(&self, data: &mut Vec<F>, direction: Direction) {
         let job = self.job(direction);
-        if typeid::of::<T>() == typeid::of::<F>() {
-            // SAFETY: `T` and `F` are the same type (identical type ids).
-            let data: &mut Vec<F> = unsafe { &mut *(data as *mut Vec<T>).cast::<Vec<F>>() };
-            if Adx::new::<F>().is_some() {
-                run_batch::<F, Adx>(core::slice::from_mut(data), &job);
-            } else {
-                run_batch::<F, Portable>(core::slice::from_mut(data), &job);
-            }
+        if Adx::new::<F>().is_some() {
+            run_batch::<F, Adx>(core::slice::from_mut(data), &job);
         } else {
-            run_batch::<F, Generic<T>>(core::slice::from_mut(data), &job);
+            run_batch::<F, Portable>(core::slice::from_mut(data), &job);
         }
     }
 }
+
+impl<F: FftField> NttDomain<F> {
+    /// Runs the transform for any coefficient type: the limb-arithmetic
+    /// kernels when `T` is the field and the field is one zkaccel knows
+    /// ([`FAST_FIELDS`]), arkworks' operators otherwise.
+    fn run_any<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction) {
+        macro_rules! fast {
+            ($field:ty) => {
+                if typeid::of::<T>() == typeid::of::<$field>()
+                    && typeid::of::<F>() == typeid::of::<$field>()
+                {
+                    // SAFETY: `T`, `F` and `$field` are the same type.
+                    let data = unsafe { &mut *(data as *mut Vec<T>).cast::<Vec<$field>>() };
+                    // SAFETY: as above.
+                    let inner = unsafe {
+                        *(&self.inner as *const Radix2EvaluationDomain<F>)
+                            .cast::<Radix2EvaluationDomain<$field>>()
+                    };
+                    NttDomain::from_radix2(inner).run_field(data, direction);
+                    return;
+                }
+            };
+        }
+        fast!(ark_bn254::Fr);
+        fast!(ark_bls12_381::Fr);
+        let job = self.job(direction);
+        run_batch::<F, Generic<T>>(core::slice::from_mut(data), &job);
+    }
+}
+
+/// The fields whose `EvaluationDomain` transforms take the limb-arithmetic
+/// kernels (other fields run the same algorithm with arkworks' operators; the
+/// explicit [`NttDomain::transform`] API takes any [`MontField`]).
+pub const FAST_FIELDS: &[&str] = &["ark_bn254::Fr", "ark_bls12_381::Fr"];
 
 fn run_batch<F: FftField, A: Arith<F>>(batch: &mut [Vec<A::E>], job: &Job<F>) {
     for v in batch.iter_mut() {
@@ -200,7 +229,7 @@ fn run_batch<F: FftField, A: Arith<F>>(batch: &mut [Vec<A::E>], job: &Job<F>) {
     }
 }
 
-impl<F: MontField> EvaluationDomain<F> for NttDomain<F> {
+impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     type Elements = Elements<F>;
 
     fn new(num_coeffs: usize) -> Option<Self> {

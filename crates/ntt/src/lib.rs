@@ -30,5 +30,5 @@ mod provider;
 mod transform;
 pub(crate) mod twiddles;
 
-pub use domain::{Direction, Kernel, NttDomain, NttError};
+pub use domain::{Direction, Kernel, NttDomain, NttError, FAST_FIELDS};
 pub use provider::{CpuNtt, NttProvider};
