@@ -1,0 +1,78 @@
+//! [`Groth16Error`]: why a proof was not made or not checked.
+
+use ark_relations::gr1cs::SynthesisError;
+use core::fmt;
+
+/// Errors of zkaccel's Groth16 prover and verifier. Every input problem is
+/// reported here instead of producing a proof that fails later.
+#[derive(Debug)]
+pub enum Groth16Error {
+    /// Constraint synthesis failed, or the witness does not satisfy the
+    /// circuit ([`SynthesisError::Unsatisfiable`]).
+    Synthesis(SynthesisError),
+    /// The proving key was made for a different circuit.
+    KeyMismatch {
+        /// Which part of the key disagrees with the circuit.
+        what: &'static str,
+        /// The length the circuit needs.
+        expected: usize,
+        /// The length the key has.
+        got: usize,
+    },
+    /// The verifier was given the wrong number of public inputs.
+    PublicInputCount {
+        /// What the verifying key expects.
+        expected: usize,
+        /// What was given.
+        got: usize,
+    },
+    /// The requested backend is not available in this build or on this
+    /// machine.
+    BackendUnavailable(&'static str),
+    /// A multi-scalar multiplication rejected its inputs (a bug: the lengths
+    /// are checked before).
+    Msm(zkaccel_cpu::MsmError),
+}
+
+impl fmt::Display for Groth16Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Groth16Error::Synthesis(e) => write!(f, "constraint synthesis: {e}"),
+            Groth16Error::KeyMismatch {
+                what,
+                expected,
+                got,
+            } => write!(
+                f,
+                "proving key does not match the circuit: {what} has {got} elements, the circuit needs {expected}"
+            ),
+            Groth16Error::PublicInputCount { expected, got } => write!(
+                f,
+                "wrong number of public inputs: the verifying key expects {expected}, got {got}"
+            ),
+            Groth16Error::BackendUnavailable(why) => write!(f, "backend unavailable: {why}"),
+            Groth16Error::Msm(e) => write!(f, "multi-scalar multiplication: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Groth16Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Groth16Error::Synthesis(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<SynthesisError> for Groth16Error {
+    fn from(e: SynthesisError) -> Self {
+        Groth16Error::Synthesis(e)
+    }
+}
+
+impl From<zkaccel_cpu::MsmError> for Groth16Error {
+    fn from(e: zkaccel_cpu::MsmError) -> Self {
+        Groth16Error::Msm(e)
+    }
+}

@@ -1,0 +1,56 @@
+//! [`AccelPairing`]: the pairings whose groups zkaccel's MSM can run.
+
+use ark_ec::pairing::Pairing;
+use ark_ec::short_weierstrass::{Affine, Projective};
+use zkaccel_cpu::CurveMul;
+
+/// A pairing-friendly curve whose G1 and G2 are short-Weierstrass groups
+/// zkaccel accelerates. The conversions are identities (the arkworks types
+/// are the same); they exist because Rust cannot yet state that equality as
+/// a bound.
+pub trait AccelPairing: Pairing {
+    /// The G1 curve configuration.
+    type G1Config: CurveMul<ScalarField = Self::ScalarField>;
+    /// The G2 curve configuration.
+    type G2Config: CurveMul<ScalarField = Self::ScalarField>;
+    /// G1 bases as zkaccel's type.
+    fn g1_bases(b: &[Self::G1Affine]) -> &[Affine<Self::G1Config>];
+    /// A zkaccel G1 result as arkworks' type.
+    fn g1_result(p: Projective<Self::G1Config>) -> Self::G1;
+    /// G2 bases as zkaccel's type.
+    fn g2_bases(b: &[Self::G2Affine]) -> &[Affine<Self::G2Config>];
+    /// A zkaccel G2 result as arkworks' type.
+    fn g2_result(p: Projective<Self::G2Config>) -> Self::G2;
+}
+
+macro_rules! accel_pairing {
+    ($pairing:ty, $g1:ty, $g2:ty) => {
+        impl AccelPairing for $pairing {
+            type G1Config = $g1;
+            type G2Config = $g2;
+            fn g1_bases(b: &[Self::G1Affine]) -> &[Affine<$g1>] {
+                b
+            }
+            fn g1_result(p: Projective<$g1>) -> Self::G1 {
+                p
+            }
+            fn g2_bases(b: &[Self::G2Affine]) -> &[Affine<$g2>] {
+                b
+            }
+            fn g2_result(p: Projective<$g2>) -> Self::G2 {
+                p
+            }
+        }
+    };
+}
+
+accel_pairing!(
+    ark_bn254::Bn254,
+    ark_bn254::g1::Config,
+    ark_bn254::g2::Config
+);
+accel_pairing!(
+    ark_bls12_381::Bls12_381,
+    ark_bls12_381::g1::Config,
+    ark_bls12_381::g2::Config
+);

@@ -1,0 +1,241 @@
+//! [`Groth16`]: ark-groth16's keys and proofs, zkaccel's MSM and NTT.
+
+use ark_ec::CurveGroup;
+use ark_ff::{UniformRand, Zero};
+use ark_groth16::r1cs_to_qap::R1CSToQAP;
+use ark_groth16::{PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey};
+use ark_relations::gr1cs::{
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
+    SynthesisMode, R1CS_PREDICATE_LABEL,
+};
+use ark_snark::{CircuitSpecificSetupSNARK, SNARK};
+use ark_std::rand::{CryptoRng, RngCore};
+use core::marker::PhantomData;
+use std::time::{Duration, Instant};
+
+use crate::backend::{self, Auto, BackendChoice};
+use crate::error::Groth16Error;
+use crate::pairing::AccelPairing;
+use crate::reduction::NttReduction;
+
+/// Groth16 with ark-groth16's own key, proof and verifying-key types, proving
+/// with zkaccel's MSM (A, B in G1 and G2, C's L and H terms) and NTT (the
+/// witness map through [`NttReduction`]).
+///
+/// With the same RNG, proofs are byte-identical to
+/// `ark_groth16::Groth16::<E>::prove`'s; setup and verification are
+/// ark-groth16's. `B` picks the backend ([`crate::backend`]).
+pub struct Groth16<E: AccelPairing, B: BackendChoice = Auto> {
+    _p: PhantomData<(E, B)>,
+}
+
+/// Wall-clock time of each prover phase (for reports; not used by the
+/// prover itself).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ProofTimings {
+    /// Circuit synthesis and matrix construction.
+    pub synthesis: Duration,
+    /// R1CS-to-QAP witness map (the seven NTTs and the constraint sums).
+    pub witness_map: Duration,
+    /// MSM of the A query (G1).
+    pub msm_a: Duration,
+    /// MSM of the B query in G1.
+    pub msm_b_g1: Duration,
+    /// MSM of the B query in G2.
+    pub msm_b_g2: Duration,
+    /// MSM of the L query (G1).
+    pub msm_l: Duration,
+    /// MSM of the H query (G1).
+    pub msm_h: Duration,
+    /// The whole proof.
+    pub total: Duration,
+}
+
+fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
+    let t = Instant::now();
+    let r = f();
+    *slot = t.elapsed();
+    r
+}
+
+fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Groth16Error> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Groth16Error::KeyMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}
+
+impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
+    /// Synthesises `circuit` in proving mode; an unsatisfied circuit is an
+    /// error.
+    fn synthesize<C: ConstraintSynthesizer<E::ScalarField>>(
+        circuit: C,
+    ) -> Result<ConstraintSystemRef<E::ScalarField>, Groth16Error> {
+        let cs = ConstraintSystem::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        cs.set_mode(SynthesisMode::Prove {
+            construct_matrices: true,
+            generate_lc_assignments: false,
+        });
+        circuit.generate_constraints(cs.clone())?;
+        cs.finalize();
+        if !cs.is_satisfied()? {
+            return Err(SynthesisError::Unsatisfiable.into());
+        }
+        Ok(cs)
+    }
+
+    /// A proof with the prover randomness `r`, `s` (as ark-groth16's
+    /// `create_proof_with_reduction`), and the time of each phase.
+    pub fn create_proof<C: ConstraintSynthesizer<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
+        let start = Instant::now();
+        let mut t = ProofTimings::default();
+        let cs = timed(&mut t.synthesis, || Self::synthesize(circuit))?;
+        let matrices = &cs.to_matrices()?[R1CS_PREDICATE_LABEL];
+        let num_inputs = cs.num_instance_variables();
+        let num_constraints = cs.num_constraints();
+        let (instance, witness) = (cs.instance_assignment()?, cs.witness_assignment()?);
+
+        // The key must be this circuit's: every query length is fixed by it.
+        let num_vars = num_inputs + witness.len();
+        check_len("a_query", num_vars, pk.a_query.len())?;
+        check_len("b_g1_query", num_vars, pk.b_g1_query.len())?;
+        check_len("b_g2_query", num_vars, pk.b_g2_query.len())?;
+        check_len("l_query", witness.len(), pk.l_query.len())?;
+        check_len("vk.gamma_abc_g1", num_inputs, pk.vk.gamma_abc_g1.len())?;
+        let domain_size = num_constraints + num_inputs;
+        let domain_size = domain_size
+            .checked_next_power_of_two()
+            .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+        check_len("h_query", domain_size - 1, pk.h_query.len())?;
+
+        let full: Vec<E::ScalarField> = [&instance[..], &witness[..]].concat();
+        let h = timed(&mut t.witness_map, || {
+            NttReduction::witness_map_from_matrices::<
+                E::ScalarField,
+                zkaccel_ntt::NttDomain<E::ScalarField>,
+            >(matrices, num_inputs, num_constraints, &full)
+        })?;
+        let assignment = &full[1..];
+
+        let g1 = |bases: &[E::G1Affine], scalars: &[E::ScalarField]| {
+            zkaccel_cpu::msm(E::g1_bases(bases), scalars).map(E::g1_result)
+        };
+        let g2 = |bases: &[E::G2Affine], scalars: &[E::ScalarField]| {
+            zkaccel_cpu::msm(E::g2_bases(bases), scalars).map(E::g2_result)
+        };
+
+        let h_acc = timed(&mut t.msm_h, || g1(&pk.h_query, &h[..pk.h_query.len()]))?;
+        let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, &witness))?;
+        let r_s_delta_g1 = pk.delta_g1 * (r * s);
+
+        let g_a = {
+            let acc = timed(&mut t.msm_a, || g1(&pk.a_query[1..], assignment))?;
+            pk.delta_g1 * r + pk.a_query[0] + acc + pk.vk.alpha_g1
+        };
+        let s_g_a = g_a * s;
+
+        let g1_b = if r.is_zero() {
+            E::G1::zero()
+        } else {
+            let acc = timed(&mut t.msm_b_g1, || g1(&pk.b_g1_query[1..], assignment))?;
+            pk.delta_g1 * s + pk.b_g1_query[0] + acc + pk.beta_g1
+        };
+        let g2_b = {
+            let acc = timed(&mut t.msm_b_g2, || g2(&pk.b_g2_query[1..], assignment))?;
+            pk.vk.delta_g2 * s + pk.b_g2_query[0] + acc + pk.vk.beta_g2
+        };
+        let r_g1_b = g1_b * r;
+
+        let g_c = s_g_a + r_g1_b - r_s_delta_g1 + l_aux_acc + h_acc;
+        t.total = start.elapsed();
+        Ok((
+            Proof {
+                a: g_a.into_affine(),
+                b: g2_b.into_affine(),
+                c: g_c.into_affine(),
+            },
+            t,
+        ))
+    }
+
+    /// [`SNARK::prove`] with the time of each phase.
+    pub fn prove_with_timings<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore>(
+        pk: &ProvingKey<E>,
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        // Same draws, in the same order, as ark-groth16's prover.
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        Self::create_proof(pk, circuit, r, s)
+    }
+}
+
+impl<E: AccelPairing, B: BackendChoice> SNARK<E::ScalarField> for Groth16<E, B> {
+    type ProvingKey = ProvingKey<E>;
+    type VerifyingKey = VerifyingKey<E>;
+    type Proof = Proof<E>;
+    type ProcessedVerifyingKey = PreparedVerifyingKey<E>;
+    type Error = Groth16Error;
+
+    /// ark-groth16's setup (with [`NttReduction`], whose setup maps are
+    /// LibsnarkReduction's: the keys are the same).
+    fn circuit_specific_setup<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore + CryptoRng>(
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<(ProvingKey<E>, VerifyingKey<E>), Groth16Error> {
+        Ok(<ark_groth16::Groth16<E, NttReduction> as SNARK<
+            E::ScalarField,
+        >>::circuit_specific_setup(circuit, rng)?)
+    }
+
+    fn prove<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore + CryptoRng>(
+        pk: &ProvingKey<E>,
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<Proof<E>, Groth16Error> {
+        Self::prove_with_timings(pk, circuit, rng).map(|(p, _)| p)
+    }
+
+    fn process_vk(vk: &VerifyingKey<E>) -> Result<PreparedVerifyingKey<E>, Groth16Error> {
+        Ok(ark_groth16::prepare_verifying_key(vk))
+    }
+
+    /// ark-groth16's verifier, after checking the number of public inputs
+    /// (ark-groth16 0.6 ignores extra inputs silently).
+    fn verify_with_processed_vk(
+        pvk: &PreparedVerifyingKey<E>,
+        public_input: &[E::ScalarField],
+        proof: &Proof<E>,
+    ) -> Result<bool, Groth16Error> {
+        let expected = pvk.vk.gamma_abc_g1.len().saturating_sub(1);
+        if public_input.len() != expected {
+            return Err(Groth16Error::PublicInputCount {
+                expected,
+                got: public_input.len(),
+            });
+        }
+        Ok(ark_groth16::Groth16::<E>::verify_proof(
+            pvk,
+            proof,
+            public_input,
+        )?)
+    }
+}
+
+impl<E: AccelPairing, B: BackendChoice> CircuitSpecificSetupSNARK<E::ScalarField>
+    for Groth16<E, B>
+{
+}

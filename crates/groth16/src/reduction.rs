@@ -1,0 +1,106 @@
+//! [`NttReduction`]: ark-groth16's R1CS-to-QAP reduction with zkaccel's NTT.
+
+use ark_ff::PrimeField;
+use ark_groth16::r1cs_to_qap::{evaluate_constraint, LibsnarkReduction, R1CSToQAP};
+use ark_poly::EvaluationDomain;
+use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
+use zkaccel_ntt::NttDomain;
+
+/// The libsnark R1CS-to-QAP reduction (the one ark-groth16 uses by default),
+/// with the seven transforms of the witness map run by zkaccel's NTT.
+///
+/// The results are identical to [`LibsnarkReduction`]'s, so keys and proofs
+/// are interchangeable: `ark_groth16::Groth16::<E, NttReduction>` is a drop-in
+/// for `ark_groth16::Groth16::<E>`. The setup-side maps (instance map, `h`
+/// query scalars) are LibsnarkReduction's own.
+///
+/// The domain type ark-groth16 passes in (`GeneralEvaluationDomain`) is
+/// replaced by [`NttDomain`], which has the same size and generator for every
+/// size up to the field's two-adicity; beyond it, the call is forwarded to
+/// `LibsnarkReduction` with the caller's domain type.
+pub struct NttReduction;
+
+impl R1CSToQAP for NttReduction {
+    #[allow(clippy::type_complexity)]
+    fn instance_map_with_evaluation<F: PrimeField, D: EvaluationDomain<F>>(
+        cs: ConstraintSystemRef<F>,
+        t: &F,
+    ) -> Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), SynthesisError> {
+        LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
+    }
+
+    fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
+        matrices: &[Matrix<F>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> Result<Vec<F>, SynthesisError> {
+        if matrices.len() < 3 {
+            return Err(SynthesisError::ArityMismatch);
+        }
+        let Some(domain) = NttDomain::<F>::new(num_constraints + num_inputs) else {
+            return LibsnarkReduction::witness_map_from_matrices::<F, D>(
+                matrices,
+                num_inputs,
+                num_constraints,
+                full_assignment,
+            );
+        };
+        let n = domain.size();
+        let coset = domain
+            .get_coset(F::GENERATOR)
+            .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+
+        // The three constraint evaluations: A z, B z, C z.
+        let eval = |m: usize| -> Vec<F> {
+            let mut v = vec![F::zero(); n];
+            par_update(&mut v[..num_constraints], |i, _| {
+                evaluate_constraint(&matrices[m][i], full_assignment)
+            });
+            v
+        };
+        let mut a = eval(0);
+        a[num_constraints..num_constraints + num_inputs]
+            .copy_from_slice(&full_assignment[..num_inputs]);
+        let mut abc = [a, eval(1), eval(2)];
+
+        for v in abc.iter_mut() {
+            domain.ifft_in_place(v);
+        }
+        for v in abc.iter_mut() {
+            coset.fft_in_place(v);
+        }
+        let [mut ab, b, c] = abc;
+        let z_inv = domain
+            .evaluate_vanishing_polynomial(F::GENERATOR)
+            .inverse()
+            .ok_or(SynthesisError::DivisionByZero)?;
+        // h on the coset: (a * b - c) / Z(g), then back to coefficients.
+        par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
+        drop((b, c));
+        coset.ifft_in_place(&mut ab);
+        Ok(ab)
+    }
+
+    fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
+        max_power: usize,
+        t: F,
+        zt: F,
+        delta_inverse: F,
+    ) -> Result<Vec<F>, SynthesisError> {
+        LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
+    }
+}
+
+/// `v[i] = f(i, &v[i])`, in parallel with the `parallel` feature.
+fn par_update<F: Send + Sync>(v: &mut [F], f: impl Fn(usize, &F) -> F + Sync + Send) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        v.par_iter_mut().enumerate().for_each(|(i, o)| *o = f(i, o));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        v.iter_mut().enumerate().for_each(|(i, o)| *o = f(i, o));
+    }
+}
