@@ -10,3 +10,6 @@ pub use zkaccel_cpu as cpu;
 
 /// Number-theoretic transforms and the arkworks `EvaluationDomain` ([`zkaccel_ntt`]).
 pub use zkaccel_ntt as ntt;
+
+/// Drop-in Groth16: `NttReduction` and the zkaccel prover ([`zkaccel_groth16`]).
+pub use zkaccel_groth16 as groth16;

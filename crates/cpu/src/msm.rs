@@ -123,20 +123,34 @@ fn naive<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> P
 fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
     // Zero scalars vanish and scalars equal to one are a plain sum of bases;
     // both tests are cheap on field elements, so only the rest is converted
-    // out of Montgomery form (which matters for sparse inputs).
+    // out of Montgomery form (which matters for sparse inputs). Chunks are
+    // filtered in parallel: witness vectors of real circuits are mostly bits.
     let one = P::ScalarField::from(1u64);
+    let set = FormulaSet::for_curve::<P>();
+    let chunk = FILTER_CHUNK;
+    let parts = map_indices(bases.len().div_ceil(chunk), |c| {
+        let range = c * chunk..((c + 1) * chunk).min(bases.len());
+        let mut ones = Projective::<P>::zero();
+        let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
+        for (b, k) in bases[range.clone()].iter().zip(&scalars[range]) {
+            if k.is_zero() || b.is_zero() {
+                continue;
+            }
+            if *k == one {
+                add_affine(&mut ones, b, set, &mut Plain);
+            } else {
+                kept_b.push(*b);
+                kept_s.push(*k);
+            }
+        }
+        (ones, kept_b, kept_s)
+    });
     let mut ones = Projective::<P>::zero();
     let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
-    for (b, k) in bases.iter().zip(scalars) {
-        if k.is_zero() || b.is_zero() {
-            continue;
-        }
-        if *k == one {
-            add_affine(&mut ones, b, FormulaSet::for_curve::<P>(), &mut Plain);
-        } else {
-            kept_b.push(*b);
-            kept_s.push(*k);
-        }
+    for (o, b, k) in parts {
+        ones += o;
+        kept_b.extend(b);
+        kept_s.extend(k);
     }
     let kept_s = to_bigints(&kept_s);
     let rest = if kept_b.len() <= STRAUSS_MAX_TERMS {
@@ -146,6 +160,9 @@ fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Project
     };
     ones + rest
 }
+
+/// Terms per task of `auto`'s zero/one filter.
+const FILTER_CHUNK: usize = 4096;
 
 /// Bit length of the widest scalar.
 fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {

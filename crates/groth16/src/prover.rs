@@ -2,7 +2,6 @@
 
 use ark_ec::CurveGroup;
 use ark_ff::{UniformRand, Zero};
-use ark_groth16::r1cs_to_qap::R1CSToQAP;
 use ark_groth16::{PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey};
 use ark_relations::gr1cs::{
     ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
@@ -71,8 +70,7 @@ fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Grot
 }
 
 impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
-    /// Synthesises `circuit` in proving mode; an unsatisfied circuit is an
-    /// error.
+    /// Synthesises `circuit` in proving mode.
     fn synthesize<C: ConstraintSynthesizer<E::ScalarField>>(
         circuit: C,
     ) -> Result<ConstraintSystemRef<E::ScalarField>, Groth16Error> {
@@ -84,9 +82,8 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         });
         circuit.generate_constraints(cs.clone())?;
         cs.finalize();
-        if !cs.is_satisfied()? {
-            return Err(SynthesisError::Unsatisfiable.into());
-        }
+        // Satisfiability is checked in the witness map, where the constraint
+        // sums are computed anyway.
         Ok(cs)
     }
 
@@ -121,12 +118,13 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         check_len("h_query", domain_size - 1, pk.h_query.len())?;
 
         let full: Vec<E::ScalarField> = [&instance[..], &witness[..]].concat();
-        let h = timed(&mut t.witness_map, || {
-            NttReduction::witness_map_from_matrices::<
-                E::ScalarField,
-                zkaccel_ntt::NttDomain<E::ScalarField>,
-            >(matrices, num_inputs, num_constraints, &full)
-        })?;
+        let h =
+            timed(&mut t.witness_map, || {
+                crate::reduction::witness_map::<
+                    E::ScalarField,
+                    zkaccel_ntt::NttDomain<E::ScalarField>,
+                >(matrices, num_inputs, num_constraints, &full, true)
+            })?;
         let assignment = &full[1..];
 
         let g1 = |bases: &[E::G1Affine], scalars: &[E::ScalarField]| {

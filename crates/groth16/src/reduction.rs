@@ -35,51 +35,13 @@ impl R1CSToQAP for NttReduction {
         num_constraints: usize,
         full_assignment: &[F],
     ) -> Result<Vec<F>, SynthesisError> {
-        if matrices.len() < 3 {
-            return Err(SynthesisError::ArityMismatch);
-        }
-        let Some(domain) = NttDomain::<F>::new(num_constraints + num_inputs) else {
-            return LibsnarkReduction::witness_map_from_matrices::<F, D>(
-                matrices,
-                num_inputs,
-                num_constraints,
-                full_assignment,
-            );
-        };
-        let n = domain.size();
-        let coset = domain
-            .get_coset(F::GENERATOR)
-            .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
-
-        // The three constraint evaluations: A z, B z, C z.
-        let eval = |m: usize| -> Vec<F> {
-            let mut v = vec![F::zero(); n];
-            par_update(&mut v[..num_constraints], |i, _| {
-                evaluate_constraint(&matrices[m][i], full_assignment)
-            });
-            v
-        };
-        let mut a = eval(0);
-        a[num_constraints..num_constraints + num_inputs]
-            .copy_from_slice(&full_assignment[..num_inputs]);
-        let mut abc = [a, eval(1), eval(2)];
-
-        for v in abc.iter_mut() {
-            domain.ifft_in_place(v);
-        }
-        for v in abc.iter_mut() {
-            coset.fft_in_place(v);
-        }
-        let [mut ab, b, c] = abc;
-        let z_inv = domain
-            .evaluate_vanishing_polynomial(F::GENERATOR)
-            .inverse()
-            .ok_or(SynthesisError::DivisionByZero)?;
-        // h on the coset: (a * b - c) / Z(g), then back to coefficients.
-        par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
-        drop((b, c));
-        coset.ifft_in_place(&mut ab);
-        Ok(ab)
+        witness_map::<F, D>(
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+            false,
+        )
     }
 
     fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
@@ -89,6 +51,81 @@ impl R1CSToQAP for NttReduction {
         delta_inverse: F,
     ) -> Result<Vec<F>, SynthesisError> {
         LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
+    }
+}
+
+/// The witness map; with `check`, a constraint with `(Az)_i (Bz)_i != (Cz)_i`
+/// is [`SynthesisError::Unsatisfiable`] (the sums are computed anyway, so the
+/// check costs one multiplication per constraint, where arkworks'
+/// `is_satisfied` re-evaluates every linear combination).
+pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
+    matrices: &[Matrix<F>],
+    num_inputs: usize,
+    num_constraints: usize,
+    full_assignment: &[F],
+    check: bool,
+) -> Result<Vec<F>, SynthesisError> {
+    if matrices.len() < 3 {
+        return Err(SynthesisError::ArityMismatch);
+    }
+    let Some(domain) = NttDomain::<F>::new(num_constraints + num_inputs) else {
+        return LibsnarkReduction::witness_map_from_matrices::<F, D>(
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        );
+    };
+    let n = domain.size();
+    let coset = domain
+        .get_coset(F::GENERATOR)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+
+    // The three constraint evaluations: A z, B z, C z.
+    let eval = |m: usize| -> Vec<F> {
+        let mut v = vec![F::zero(); n];
+        par_update(&mut v[..num_constraints], |i, _| {
+            evaluate_constraint(&matrices[m][i], full_assignment)
+        });
+        v
+    };
+    let mut a = eval(0);
+    a[num_constraints..num_constraints + num_inputs]
+        .copy_from_slice(&full_assignment[..num_inputs]);
+    let mut abc = [a, eval(1), eval(2)];
+    if check && !satisfied(&abc, num_constraints) {
+        return Err(SynthesisError::Unsatisfiable);
+    }
+
+    for v in abc.iter_mut() {
+        domain.ifft_in_place(v);
+    }
+    for v in abc.iter_mut() {
+        coset.fft_in_place(v);
+    }
+    let [mut ab, b, c] = abc;
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(F::GENERATOR)
+        .inverse()
+        .ok_or(SynthesisError::DivisionByZero)?;
+    // h on the coset: (a * b - c) / Z(g), then back to coefficients.
+    par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
+    drop((b, c));
+    coset.ifft_in_place(&mut ab);
+    Ok(ab)
+}
+
+/// Whether `a_i * b_i == c_i` for every constraint.
+fn satisfied<F: PrimeField>(abc: &[Vec<F>; 3], num_constraints: usize) -> bool {
+    let ok = |i: usize| abc[0][i] * abc[1][i] == abc[2][i];
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        (0..num_constraints).into_par_iter().all(ok)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        (0..num_constraints).all(ok)
     }
 }
 

@@ -11,7 +11,7 @@
 //!
 //! | FPGA design | here |
 //! |---|---|
-//! | Montgomery modular multipliers, one butterfly per cycle without stalls | Montgomery multiplication on arkworks' own limbs: a BMI2/ADX kernel with two carry chains ([`field`]), branch-free modular add/sub (no mispredicted reductions) |
+//! | Montgomery modular multipliers, one butterfly per cycle without stalls | Montgomery multiplication on arkworks' own limbs: a BMI2/ADX kernel with two carry chains (the `zkaccel-ff` crate, re-exported as [`field`]), branch-free modular add/sub (no mispredicted reductions) |
 //! | 2-D split of a large transform into small independent sub-transforms that fit BRAM | four-step (Bailey) split `n = n1 * n2` with sub-transforms of at most 2^12 elements, sized for L2 (module `transform`) |
 //! | sub-transforms pipelined in parallel | rayon over independent rows (each row is one task) |
 //! | data reordering between butterfly rounds so memory is read contiguously | blocked gather passes (transposes) between the two rounds of rows; the bit reversal of each row's output is folded into the next gather, so there is no separate bit-reversal pass |
@@ -25,7 +25,8 @@
 
 mod arith;
 mod domain;
-pub mod field;
+/// The limb arithmetic the kernels use (re-exported from [`zkaccel_ff`]).
+pub use zkaccel_ff as field;
 mod provider;
 mod transform;
 pub(crate) mod twiddles;

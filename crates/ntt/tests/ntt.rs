@@ -271,45 +271,6 @@ fn domain_parameters_and_polynomials() {
     assert_eq!(back, ours);
 }
 
-/// The limb arithmetic equals arkworks' operators, edge values included.
-#[test]
-fn field_kernels_match_arkworks() {
-    fn check<F: MontField>(seed: u64) {
-        let mut vals: Vec<F> = random_vec(200, seed);
-        vals.extend([
-            F::zero(),
-            F::one(),
-            -F::one(),
-            -F::one().double(),
-            F::from(2u64).inverse().unwrap(),
-        ]);
-        for a in &vals {
-            for b in vals.iter().step_by(7) {
-                assert_eq!(a.add_fast(b), *a + b);
-                assert_eq!(a.sub_fast(b), *a - b);
-                assert_eq!(a.mul_fast(b), *a * b);
-                if F::ADX_MUL {
-                    // SAFETY: ADX_MUL holds; the CPU check guards mul_adx.
-                    unsafe {
-                        assert_eq!(a.add_asm(b), *a + b);
-                        assert_eq!(a.sub_asm(b), *a - b);
-                        if adx_supported() {
-                            assert_eq!(a.mul_adx(b), *a * b);
-                        }
-                    }
-                }
-            }
-        }
-        if F::ADX_MUL && !adx_supported() {
-            println!("SKIPPED: mul_adx (this CPU lacks BMI2/ADX)");
-        }
-    }
-    check::<Fr>(1);
-    check::<ark_bls12_381::Fr>(2);
-    check::<ark_bn254::Fq>(3);
-    check::<ark_bls12_381::Fq>(4);
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]

@@ -1,4 +1,5 @@
-//! Branch-free Montgomery arithmetic on the limbs of arkworks prime fields.
+//! Branch-free Montgomery arithmetic on the limbs of arkworks prime fields,
+//! shared by zkaccel's NTT and MSM.
 //!
 //! The FPGA design computes every butterfly with a Montgomery multiplier and
 //! modular adders that never stall. The CPU analogue of "never stall" is
@@ -14,6 +15,7 @@
 //! covers every prime field arkworks ships (BN254, BLS12-381, BLS12-377,
 //! Pallas/Vesta, ...).
 
+#![warn(missing_docs)]
 // Limb loops index several arrays in step; iterators would obscure them.
 #![allow(clippy::needless_range_loop)]
 

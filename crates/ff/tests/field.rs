@@ -1,0 +1,51 @@
+//! The limb kernels against arkworks' operators, on random values and the
+//! edge values 0, 1, p - 1, p - 2 and 1/2.
+
+use ark_ff::UniformRand;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use zkaccel_ff::{adx_supported, MontField};
+
+fn random_vec<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n).map(|_| F::rand(&mut rng)).collect()
+}
+
+/// The limb arithmetic equals arkworks' operators, edge values included.
+#[test]
+fn field_kernels_match_arkworks() {
+    fn check<F: MontField>(seed: u64) {
+        let mut vals: Vec<F> = random_vec(200, seed);
+        vals.extend([
+            F::zero(),
+            F::one(),
+            -F::one(),
+            -F::one().double(),
+            F::from(2u64).inverse().unwrap(),
+        ]);
+        for a in &vals {
+            for b in vals.iter().step_by(7) {
+                assert_eq!(a.add_fast(b), *a + b);
+                assert_eq!(a.sub_fast(b), *a - b);
+                assert_eq!(a.mul_fast(b), *a * b);
+                if F::ADX_MUL {
+                    // SAFETY: ADX_MUL holds; the CPU check guards mul_adx.
+                    unsafe {
+                        assert_eq!(a.add_asm(b), *a + b);
+                        assert_eq!(a.sub_asm(b), *a - b);
+                        if adx_supported() {
+                            assert_eq!(a.mul_adx(b), *a * b);
+                        }
+                    }
+                }
+            }
+        }
+        if F::ADX_MUL && !adx_supported() {
+            println!("SKIPPED: mul_adx (this CPU lacks BMI2/ADX)");
+        }
+    }
+    check::<ark_bn254::Fr>(1);
+    check::<ark_bls12_381::Fr>(2);
+    check::<ark_bn254::Fq>(3);
+    check::<ark_bls12_381::Fq>(4);
+}
