@@ -24,13 +24,71 @@
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{AdditiveGroup, Field, Zero};
+use zkaccel_ff::MontField;
 
 /// How field multiplications and squarings are performed (and counted).
+///
+/// Additions default to arkworks' operators; [`AdxOps`] replaces them (and
+/// the multiplications) with zkaccel-ff's branch-free assembly kernels.
 pub trait FieldOps<F: Field> {
     /// `a * b`.
     fn mul(&mut self, a: &F, b: &F) -> F;
     /// `a^2`.
     fn sqr(&mut self, a: &F) -> F;
+    /// `a + b`.
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        *a + b
+    }
+    /// `a - b`.
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        *a - b
+    }
+    /// `2a`.
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        a.double()
+    }
+}
+
+/// Field arithmetic on zkaccel-ff's kernels: the BMI2/ADX Montgomery
+/// multiplication and branch-free modular addition on arkworks' own limbs
+/// (identical results, no mispredicted reductions).
+///
+/// A value exists only on CPUs with BMI2 and ADX ([`AdxOps::new`]); fields
+/// the assembly does not cover take zkaccel-ff's portable kernels.
+#[derive(Clone, Copy, Debug)]
+pub struct AdxOps(zkaccel_ff::Adx);
+
+impl AdxOps {
+    /// `Some` on CPUs with BMI2 and ADX.
+    pub fn new() -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(AdxOps)
+    }
+}
+
+impl<F: MontField> FieldOps<F> for AdxOps {
+    #[inline(always)]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        self.0.mul(a, b)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &F) -> F {
+        self.0.mul(a, a)
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        self.0.add(a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        self.0.sub(a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        self.0.add(a, a)
+    }
 }
 
 /// Plain field arithmetic; a zero-sized type the optimiser removes.

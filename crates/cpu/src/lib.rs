@@ -28,7 +28,7 @@ pub mod scalar_mul;
 pub mod xyzz;
 
 pub use accel::Accel;
-pub use formulas::{Counting, FieldOps, FormulaSet, Plain};
+pub use formulas::{AdxOps, Counting, FieldOps, FormulaSet, Plain};
 pub use msm::{msm, msm_with, MsmAlgorithm, MsmError};
 pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};
@@ -123,6 +123,16 @@ pub trait CurveMul: SWCurveConfig {
         None
     }
 
+    /// Pippenger's bucket method for this curve ([`msm::pippenger`]): on
+    /// arkworks' field operators by default; curves whose base field
+    /// zkaccel-ff's assembly covers override it with [`msm::pippenger_adx`].
+    fn pippenger<B: ark_ff::BigInteger>(
+        bases: &[ark_ec::short_weierstrass::Affine<Self>],
+        scalars: &[B],
+    ) -> Projective<Self> {
+        msm::pippenger_plain(bases, scalars)
+    }
+
     /// Whether `Auto` may use GLV on this curve although its cofactor is not 1:
     /// set where arkworks' own `mul_projective` already reduces the scalar
     /// mod r and runs GLV (so it assumes subgroup points too), which keeps
@@ -163,9 +173,16 @@ pub fn wnaf_window(bits: u32) -> u32 {
 }
 
 macro_rules! glv_curves {
-    ($($config:ty => $auto_glv:expr),*) => {$(
+    ($($config:ty => $auto_glv:expr, $pippenger:path);*) => {$(
         impl CurveMul for $config {
             const AUTO_GLV: bool = $auto_glv;
+
+            fn pippenger<B: ark_ff::BigInteger>(
+                bases: &[ark_ec::short_weierstrass::Affine<Self>],
+                scalars: &[B],
+            ) -> Projective<Self> {
+                $pippenger(bases, scalars)
+            }
 
             fn glv<O: FieldOps<Self::BaseField>>(
                 p: &Projective<Self>,
@@ -193,12 +210,14 @@ macro_rules! glv_curves {
     )*};
 }
 
-// `true` where arkworks 0.6 overrides `mul_projective` with GLV.
+// `true` where arkworks 0.6 overrides `mul_projective` with GLV; the
+// bucket method on zkaccel-ff's assembly where it covers the base field
+// (BN254's Fq: four limbs, below 2^255).
 glv_curves!(
-    ark_bn254::g1::Config => true,
-    ark_bn254::g2::Config => false,
-    ark_bls12_381::g1::Config => true,
-    ark_bls12_381::g2::Config => false
+    ark_bn254::g1::Config => true, msm::pippenger_adx;
+    ark_bn254::g2::Config => false, msm::pippenger_plain;
+    ark_bls12_381::g1::Config => true, msm::pippenger_plain;
+    ark_bls12_381::g2::Config => false, msm::pippenger_plain
 );
 impl CurveMul for ark_secp256k1::Config {}
 impl CurveMul for ark_secp256r1::Config {}

@@ -13,7 +13,7 @@
 //! the small-scalar path. Issue 4 continues this module (batch-affine
 //! buckets, GLV split, precomputed bases, a measured cost model for `Auto`).
 
-use crate::formulas::{add_affine, double, FormulaSet, Plain};
+use crate::formulas::{add_affine, double, AdxOps, FieldOps, FormulaSet, Plain};
 use crate::scalar_mul::{interleaved, odd_multiples};
 use crate::xyzz::Xyzz;
 use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
@@ -209,11 +209,45 @@ fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &mut [i32]) 
     }
 }
 
-/// Bucket method; see the module docs.
-pub fn pippenger<P: SWCurveConfig, B: BigInteger>(
+/// Bucket method; see the module docs. Curves whose base field zkaccel-ff's
+/// assembly covers (BN254 G1) run on it where the CPU has BMI2/ADX
+/// ([`CurveMul::pippenger`]); the others on arkworks' field operators.
+pub fn pippenger<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
+    P::pippenger(bases, scalars)
+}
+
+/// [`pippenger`] on arkworks' field operators.
+pub fn pippenger_plain<P: SWCurveConfig, B: BigInteger>(
     bases: &[Affine<P>],
     scalars: &[B],
 ) -> Projective<P> {
+    pippenger_with(bases, scalars, Plain)
+}
+
+/// [`pippenger`] on [`AdxOps`] where the CPU has BMI2/ADX, else on
+/// arkworks' operators.
+pub fn pippenger_adx<P: SWCurveConfig, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P>
+where
+    P::BaseField: zkaccel_ff::MontField,
+{
+    match AdxOps::new() {
+        Some(ops) => pippenger_with(bases, scalars, ops),
+        None => pippenger_with(bases, scalars, Plain),
+    }
+}
+
+/// [`pippenger`] with the given field arithmetic.
+pub fn pippenger_with<P: SWCurveConfig, B: BigInteger, O>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
     let bits = max_bits(scalars);
     if bases.is_empty() || bits == 0 {
         return Projective::zero();
@@ -230,9 +264,9 @@ pub fn pippenger<P: SWCurveConfig, B: BigInteger>(
     let window_sum = |j: usize| -> Projective<P> {
         let digit = |i: usize| digits[i * windows + j];
         if batch_affine {
-            window_batch_affine(bases, digit, c)
+            window_batch_affine(bases, digit, c, ops)
         } else {
-            window_xyzz(bases, digit, c)
+            window_xyzz(bases, digit, c, ops)
         }
     };
     let sums = map_indices(windows, window_sum);
@@ -256,34 +290,36 @@ const BATCH_SIZE: usize = 256;
 
 /// One window's `sum_b (b + 1) * bucket_b` from the running sums, top down;
 /// `add` adds one bucket to the running sum.
-fn running_sums<P: SWCurveConfig, B>(
+fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy>(
     buckets: &[B],
+    mut ops: O,
     add: impl Fn(&mut Xyzz<P>, &B),
 ) -> Projective<P> {
     let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
     for bucket in buckets.iter().rev() {
         add(&mut running, bucket);
-        acc.add(&running, &mut Plain);
+        acc.add(&running, &mut ops);
     }
-    acc.to_projective(&mut Plain)
+    acc.to_projective(&mut ops)
 }
 
 /// One window with XYZZ buckets (8M + 2S per point).
-fn window_xyzz<P: SWCurveConfig>(
+fn window_xyzz<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
     bases: &[Affine<P>],
     digit: impl Fn(usize) -> i32,
     c: u32,
+    mut ops: O,
 ) -> Projective<P> {
     let mut buckets = vec![Xyzz::<P>::zero(); 1 << (c - 1)];
     for (i, b) in bases.iter().enumerate() {
         let d = digit(i);
         if d > 0 {
-            buckets[(d - 1) as usize].add_affine(b, &mut Plain);
+            buckets[(d - 1) as usize].add_affine(b, &mut ops);
         } else if d < 0 {
-            buckets[(-d - 1) as usize].add_affine(&-*b, &mut Plain);
+            buckets[(-d - 1) as usize].add_affine(&-*b, &mut ops);
         }
     }
-    running_sums(&buckets, |r, b| r.add(b, &mut Plain))
+    running_sums(&buckets, ops, |r, b| r.add(b, &mut { ops }))
 }
 
 /// One window with affine buckets: additions are gathered in batches in which
@@ -294,10 +330,11 @@ fn window_xyzz<P: SWCurveConfig>(
 /// bucket's XYZZ overflow instead of waiting, so a window whose digits fall
 /// in a few buckets (the top window of a full-width scalar) costs no more
 /// than the XYZZ method.
-fn window_batch_affine<P: SWCurveConfig>(
+fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
     bases: &[Affine<P>],
     digit: impl Fn(usize) -> i32,
     c: u32,
+    mut ops: O,
 ) -> Projective<P> {
     let nb = 1usize << (c - 1);
     let mut buckets = vec![Affine::<P>::identity(); nb];
@@ -315,31 +352,33 @@ fn window_batch_affine<P: SWCurveConfig>(
             ((-d - 1) as usize, -*b)
         };
         if busy[k] {
-            overflow[k].add_affine(&q, &mut Plain);
+            overflow[k].add_affine(&q, &mut ops);
         } else if buckets[k].is_zero() {
             buckets[k] = q;
         } else {
             busy[k] = true;
             batch.push((k, q));
             if batch.len() == BATCH_SIZE {
-                flush(&mut buckets, &mut busy, &mut batch);
+                flush(&mut buckets, &mut busy, &mut batch, ops);
             }
         }
     }
-    flush(&mut buckets, &mut busy, &mut batch);
+    flush(&mut buckets, &mut busy, &mut batch, ops);
     let both: Vec<(Affine<P>, Xyzz<P>)> = buckets.into_iter().zip(overflow).collect();
-    running_sums(&both, |r, (a, x)| {
-        r.add_affine(a, &mut Plain);
-        r.add(x, &mut Plain);
+    running_sums(&both, ops, |r, (a, x)| {
+        let mut ops = ops;
+        r.add_affine(a, &mut ops);
+        r.add(x, &mut ops);
     })
 }
 
 /// Applies `buckets[k] += q` for every `(k, q)` in `batch` (distinct `k`, both
 /// points finite) with one shared inversion, then empties the batch.
-fn flush<P: SWCurveConfig>(
+fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     buckets: &mut [Affine<P>],
     busy: &mut [bool],
     batch: &mut Vec<(usize, Affine<P>)>,
+    mut ops: O,
 ) {
     use ark_ff::{AdditiveGroup, Field};
     if batch.is_empty() {
@@ -351,16 +390,32 @@ fn flush<P: SWCurveConfig>(
         .map(|(k, q)| {
             let p = &buckets[*k];
             if p.x != q.x {
-                q.x - p.x
+                ops.sub(&q.x, &p.x)
             } else if p.y == q.y {
-                p.y.double()
+                ops.double(&p.y)
             } else {
                 P::BaseField::ZERO
             }
         })
         .collect();
-    // The serial form: windows already run in parallel, and a batch is small.
-    ark_ff::fields::serial_batch_inversion_and_mul(&mut den, &P::BaseField::ONE);
+    // Montgomery's trick (serial: windows already run in parallel, and a
+    // batch is small): prefix products, one inversion, then back.
+    let mut prefix = Vec::with_capacity(den.len());
+    let mut acc = P::BaseField::ONE;
+    for d in &den {
+        prefix.push(acc);
+        if !d.is_zero() {
+            acc = ops.mul(&acc, d);
+        }
+    }
+    let mut inv = acc.inverse().expect("a product of non-zero elements");
+    for (d, pre) in den.iter_mut().zip(&prefix).rev() {
+        if !d.is_zero() {
+            let this = ops.mul(&inv, pre);
+            inv = ops.mul(&inv, d);
+            *d = this;
+        }
+    }
     for ((k, q), inv) in batch.drain(..).zip(den) {
         let p = buckets[k];
         busy[k] = false;
@@ -370,13 +425,21 @@ fn flush<P: SWCurveConfig>(
             continue;
         }
         let lambda = if p.x != q.x {
-            (q.y - p.y) * inv
+            let dy = ops.sub(&q.y, &p.y);
+            ops.mul(&dy, &inv)
         } else {
-            let xx = p.x.square();
-            (xx.double() + xx + P::COEFF_A) * inv
+            let xx = ops.sqr(&p.x);
+            let xx2 = ops.double(&xx);
+            let xx3 = ops.add(&xx2, &xx);
+            let num = ops.add(&xx3, &P::COEFF_A);
+            ops.mul(&num, &inv)
         };
-        let x3 = lambda.square() - p.x - q.x;
-        let y3 = lambda * (p.x - x3) - p.y;
+        let ll = ops.sqr(&lambda);
+        let t = ops.sub(&ll, &p.x);
+        let x3 = ops.sub(&t, &q.x);
+        let dx = ops.sub(&p.x, &x3);
+        let t = ops.mul(&lambda, &dx);
+        let y3 = ops.sub(&t, &p.y);
         buckets[k] = Affine::new_unchecked(x3, y3);
     }
 }

@@ -78,18 +78,25 @@ impl<P: SWCurveConfig> Xyzz<P> {
         if self.is_zero() {
             return;
         }
-        let u = self.y.double();
+        let u = ops.double(&self.y);
         let v = ops.sqr(&u);
         let w = ops.mul(&u, &v);
         let s = ops.mul(&self.x, &v);
         let xx = ops.sqr(&self.x);
-        let mut m = xx.double() + xx;
+        let xx2 = ops.double(&xx);
+        let mut m = ops.add(&xx2, &xx);
         if !P::COEFF_A.is_zero() {
             let zz2 = ops.sqr(&self.zz);
-            m += ops.mul(&P::COEFF_A, &zz2);
+            let a_zz2 = ops.mul(&P::COEFF_A, &zz2);
+            m = ops.add(&m, &a_zz2);
         }
-        let x3 = ops.sqr(&m) - s.double();
-        let y3 = ops.mul(&m, &(s - x3)) - ops.mul(&w, &self.y);
+        let m2 = ops.sqr(&m);
+        let s2 = ops.double(&s);
+        let x3 = ops.sub(&m2, &s2);
+        let s_x3 = ops.sub(&s, &x3);
+        let t = ops.mul(&m, &s_x3);
+        let wy = ops.mul(&w, &self.y);
+        let y3 = ops.sub(&t, &wy);
         self.zz = ops.mul(&v, &self.zz);
         self.zzz = ops.mul(&w, &self.zzz);
         self.x = x3;
@@ -152,8 +159,8 @@ impl<P: SWCurveConfig> Xyzz<P> {
         s2: &P::BaseField,
         ops: &mut O,
     ) -> Option<(P::BaseField, P::BaseField)> {
-        let p = *u2 - u1;
-        let r = *s2 - s1;
+        let p = ops.sub(u2, u1);
+        let r = ops.sub(s2, s1);
         if p.is_zero() {
             if r.is_zero() {
                 self.double(ops);
@@ -165,8 +172,14 @@ impl<P: SWCurveConfig> Xyzz<P> {
         let pp = ops.sqr(&p);
         let ppp = ops.mul(&p, &pp);
         let q = ops.mul(u1, &pp);
-        let x3 = ops.sqr(&r) - ppp - q.double();
-        let y3 = ops.mul(&r, &(q - x3)) - ops.mul(s1, &ppp);
+        let rr = ops.sqr(&r);
+        let q2 = ops.double(&q);
+        let t = ops.sub(&rr, &ppp);
+        let x3 = ops.sub(&t, &q2);
+        let q_x3 = ops.sub(&q, &x3);
+        let t = ops.mul(&r, &q_x3);
+        let s1ppp = ops.mul(s1, &ppp);
+        let y3 = ops.sub(&t, &s1ppp);
         self.x = x3;
         self.y = y3;
         Some((pp, ppp))

@@ -91,6 +91,54 @@ fn from4<C: MontConfig<N>, const N: usize>(r: [u64; 4]) -> Fp<MontBackend<C, N>,
     Fp::new_unchecked(ark_ff::BigInt(limbs))
 }
 
+/// Proof that this CPU runs the BMI2/ADX kernel: the safe entry point to the
+/// assembly. Fields the kernels do not cover (`!F::ADX_MUL`) take the
+/// portable branch-free path inside each method, so every method is valid
+/// for every [`MontField`].
+#[derive(Clone, Copy, Debug)]
+pub struct Adx(());
+
+impl Adx {
+    /// `Some` on CPUs with BMI2 and ADX.
+    pub fn detect() -> Option<Self> {
+        adx_supported().then_some(Adx(()))
+    }
+
+    /// `a * b`.
+    #[inline(always)]
+    pub fn mul<F: MontField>(self, a: &F, b: &F) -> F {
+        if F::ADX_MUL {
+            // SAFETY: ADX_MUL holds and `self` exists only where the CPU
+            // supports BMI2 and ADX.
+            unsafe { a.mul_adx(b) }
+        } else {
+            a.mul_fast(b)
+        }
+    }
+
+    /// `a + b`.
+    #[inline(always)]
+    pub fn add<F: MontField>(self, a: &F, b: &F) -> F {
+        if F::ADX_MUL {
+            // SAFETY: ADX_MUL holds (no CPU feature is needed).
+            unsafe { a.add_asm(b) }
+        } else {
+            a.add_fast(b)
+        }
+    }
+
+    /// `a - b`.
+    #[inline(always)]
+    pub fn sub<F: MontField>(self, a: &F, b: &F) -> F {
+        if F::ADX_MUL {
+            // SAFETY: ADX_MUL holds (no CPU feature is needed).
+            unsafe { a.sub_asm(b) }
+        } else {
+            a.sub_fast(b)
+        }
+    }
+}
+
 /// Whether this CPU can run the BMI2/ADX multiplication kernel.
 pub fn adx_supported() -> bool {
     #[cfg(target_arch = "x86_64")]

@@ -19,36 +19,42 @@ pub(crate) trait Arith<F: FftField>: Sync {
     /// The element type being transformed.
     type E: Copy + Send + Sync;
     /// `a + b`.
-    fn add(a: &Self::E, b: &Self::E) -> Self::E;
+    fn add(&self, a: &Self::E, b: &Self::E) -> Self::E;
     /// `a - b`.
-    fn sub(a: &Self::E, b: &Self::E) -> Self::E;
+    fn sub(&self, a: &Self::E, b: &Self::E) -> Self::E;
     /// `a * w`.
-    fn scale(a: &Self::E, w: &F) -> Self::E;
+    fn scale(&self, a: &Self::E, w: &F) -> Self::E;
     /// `a * b` on twiddles.
-    fn mul(a: &F, b: &F) -> F;
+    fn mul(&self, a: &F, b: &F) -> F;
 }
 
 /// Any arkworks `DomainCoeff` through its own operators.
 pub(crate) struct Generic<T>(PhantomData<fn() -> T>);
 
+impl<T> Generic<T> {
+    pub(crate) fn new() -> Self {
+        Generic(PhantomData)
+    }
+}
+
 impl<F: FftField, T: DomainCoeff<F>> Arith<F> for Generic<T> {
     type E = T;
     #[inline(always)]
-    fn add(a: &T, b: &T) -> T {
+    fn add(&self, a: &T, b: &T) -> T {
         *a + *b
     }
     #[inline(always)]
-    fn sub(a: &T, b: &T) -> T {
+    fn sub(&self, a: &T, b: &T) -> T {
         *a - *b
     }
     #[inline(always)]
-    fn scale(a: &T, w: &F) -> T {
+    fn scale(&self, a: &T, w: &F) -> T {
         let mut r = *a;
         r *= *w;
         r
     }
     #[inline(always)]
-    fn mul(a: &F, b: &F) -> F {
+    fn mul(&self, a: &F, b: &F) -> F {
         *a * b
     }
 }
@@ -59,56 +65,50 @@ pub(crate) struct Portable;
 impl<F: MontField> Arith<F> for Portable {
     type E = F;
     #[inline(always)]
-    fn add(a: &F, b: &F) -> F {
+    fn add(&self, a: &F, b: &F) -> F {
         a.add_fast(b)
     }
     #[inline(always)]
-    fn sub(a: &F, b: &F) -> F {
+    fn sub(&self, a: &F, b: &F) -> F {
         a.sub_fast(b)
     }
     #[inline(always)]
-    fn scale(a: &F, w: &F) -> F {
+    fn scale(&self, a: &F, w: &F) -> F {
         a.mul_fast(w)
     }
     #[inline(always)]
-    fn mul(a: &F, b: &F) -> F {
+    fn mul(&self, a: &F, b: &F) -> F {
         a.mul_fast(b)
     }
 }
 
-/// Field elements with the BMI2/ADX multiplication kernel.
-///
-/// Only constructed through [`Adx::new`], which checks the CPU and the field,
-/// so holding an `Adx` value is the proof that `mul_adx` is safe to call.
-pub(crate) struct Adx(());
+/// Field elements with the BMI2/ADX multiplication kernel (zkaccel-ff's
+/// safe token: only constructed on CPUs that support it).
+pub(crate) struct Adx(zkaccel_ff::Adx);
 
 impl Adx {
-    /// `Some` when `F` and this CPU support the assembly kernel.
-    pub(crate) fn new<F: MontField>() -> Option<Self> {
-        (F::ADX_MUL && crate::field::adx_supported()).then_some(Adx(()))
+    /// `Some` when this CPU supports the assembly kernel.
+    pub(crate) fn new() -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(Adx)
     }
 }
 
 impl<F: MontField> Arith<F> for Adx {
     type E = F;
     #[inline(always)]
-    fn add(a: &F, b: &F) -> F {
-        // SAFETY: as for `scale` below (ADX_MUL holds).
-        unsafe { a.add_asm(b) }
+    fn add(&self, a: &F, b: &F) -> F {
+        self.0.add(a, b)
     }
     #[inline(always)]
-    fn sub(a: &F, b: &F) -> F {
-        // SAFETY: as for `scale` below (ADX_MUL holds).
-        unsafe { a.sub_asm(b) }
+    fn sub(&self, a: &F, b: &F) -> F {
+        self.0.sub(a, b)
     }
     #[inline(always)]
-    fn scale(a: &F, w: &F) -> F {
-        // SAFETY: transforms run with `Adx` only after `Adx::new` succeeded.
-        unsafe { a.mul_adx(w) }
+    fn scale(&self, a: &F, w: &F) -> F {
+        self.0.mul(a, w)
     }
     #[inline(always)]
-    fn mul(a: &F, b: &F) -> F {
-        // SAFETY: as above.
-        unsafe { a.mul_adx(b) }
+    fn mul(&self, a: &F, b: &F) -> F {
+        self.0.mul(a, b)
     }
 }

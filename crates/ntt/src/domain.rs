@@ -150,22 +150,14 @@ impl<F: MontField> NttDomain<F> {
             });
         }
         let job = self.job(direction);
-        let adx = Adx::new::<F>();
-        match kernel {
-            Kernel::Adx if adx.is_none() => Err(NttError::KernelUnavailable(kernel)),
-            Kernel::Adx | Kernel::Auto if adx.is_some() => {
-                run_batch::<F, Adx>(batch, &job);
-                Ok(())
-            }
-            Kernel::Generic => {
-                run_batch::<F, Generic<F>>(batch, &job);
-                Ok(())
-            }
-            _ => {
-                run_batch::<F, Portable>(batch, &job);
-                Ok(())
-            }
+        let adx = Adx::new().filter(|_| F::ADX_MUL);
+        match (kernel, adx) {
+            (Kernel::Adx, None) => return Err(NttError::KernelUnavailable(kernel)),
+            (Kernel::Adx | Kernel::Auto, Some(adx)) => run_batch::<F, Adx>(&adx, batch, &job),
+            (Kernel::Generic, _) => run_batch::<F, Generic<F>>(&Generic::new(), batch, &job),
+            _ => run_batch::<F, Portable>(&Portable, batch, &job),
         }
+        Ok(())
     }
 
     /// Transforms one vector in place; see [`NttDomain::transform_batch`].
@@ -181,10 +173,9 @@ impl<F: MontField> NttDomain<F> {
     /// The fast path for field coefficients (any kernel, chosen as `Auto`).
     fn run_field(&self, data: &mut Vec<F>, direction: Direction) {
         let job = self.job(direction);
-        if Adx::new::<F>().is_some() {
-            run_batch::<F, Adx>(core::slice::from_mut(data), &job);
-        } else {
-            run_batch::<F, Portable>(core::slice::from_mut(data), &job);
+        match Adx::new().filter(|_| F::ADX_MUL) {
+            Some(adx) => run_batch::<F, Adx>(&adx, core::slice::from_mut(data), &job),
+            None => run_batch::<F, Portable>(&Portable, core::slice::from_mut(data), &job),
         }
     }
 }
@@ -214,7 +205,7 @@ impl<F: FftField> NttDomain<F> {
         fast!(ark_bn254::Fr);
         fast!(ark_bls12_381::Fr);
         let job = self.job(direction);
-        run_batch::<F, Generic<T>>(core::slice::from_mut(data), &job);
+        run_batch::<F, Generic<T>>(&Generic::new(), core::slice::from_mut(data), &job);
     }
 }
 
@@ -223,9 +214,9 @@ impl<F: FftField> NttDomain<F> {
 /// explicit [`NttDomain::transform`] API takes any [`MontField`]).
 pub const FAST_FIELDS: &[&str] = &["ark_bn254::Fr", "ark_bls12_381::Fr"];
 
-fn run_batch<F: FftField, A: Arith<F>>(batch: &mut [Vec<A::E>], job: &Job<F>) {
+fn run_batch<F: FftField, A: Arith<F>>(ar: &A, batch: &mut [Vec<A::E>], job: &Job<F>) {
     for v in batch.iter_mut() {
-        transform::run::<F, A>(v, job);
+        transform::run::<F, A>(ar, v, job);
     }
 }
 

@@ -92,7 +92,7 @@ fn for_each_chunk<E: Send>(data: &mut [E], size: usize, f: impl Fn(usize, &mut [
 /// ```
 /// the same four multiplications as two radix-2 stages, with half the loads
 /// and stores.
-fn dif<F: FftField, A: Arith<F>>(row: &mut [A::E], tw: &StageTwiddles<F>) {
+fn dif<F: FftField, A: Arith<F>>(ar: &A, row: &mut [A::E], tw: &StageTwiddles<F>) {
     let m = row.len();
     let w4 = tw.omega4;
     let mut len = m;
@@ -106,21 +106,21 @@ fn dif<F: FftField, A: Arith<F>>(row: &mut [A::E], tw: &StageTwiddles<F>) {
             let (x2, x3) = x23.split_at_mut(q);
             for j in 0..q {
                 let (a0, a1, a2, a3) = (x0[j], x1[j], x2[j], x3[j]);
-                let s02 = A::add(&a0, &a2);
-                let s13 = A::add(&a1, &a3);
-                let d02 = A::sub(&a0, &a2);
-                let d13 = A::scale(&A::sub(&a1, &a3), &w4);
+                let s02 = ar.add(&a0, &a2);
+                let s13 = ar.add(&a1, &a3);
+                let d02 = ar.sub(&a0, &a2);
+                let d13 = ar.scale(&ar.sub(&a1, &a3), &w4);
                 if j == 0 {
-                    x0[0] = A::add(&s02, &s13);
-                    x1[0] = A::sub(&s02, &s13);
-                    x2[0] = A::add(&d02, &d13);
-                    x3[0] = A::sub(&d02, &d13);
+                    x0[0] = ar.add(&s02, &s13);
+                    x1[0] = ar.sub(&s02, &s13);
+                    x2[0] = ar.add(&d02, &d13);
+                    x3[0] = ar.sub(&d02, &d13);
                 } else {
                     let w = &t[3 * j..3 * j + 3];
-                    x0[j] = A::add(&s02, &s13);
-                    x1[j] = A::scale(&A::sub(&s02, &s13), &w[1]);
-                    x2[j] = A::scale(&A::add(&d02, &d13), &w[0]);
-                    x3[j] = A::scale(&A::sub(&d02, &d13), &w[2]);
+                    x0[j] = ar.add(&s02, &s13);
+                    x1[j] = ar.scale(&ar.sub(&s02, &s13), &w[1]);
+                    x2[j] = ar.scale(&ar.add(&d02, &d13), &w[0]);
+                    x3[j] = ar.scale(&ar.sub(&d02, &d13), &w[2]);
                 }
             }
         }
@@ -130,18 +130,18 @@ fn dif<F: FftField, A: Arith<F>>(row: &mut [A::E], tw: &StageTwiddles<F>) {
     if len == 2 {
         for pair in row.chunks_exact_mut(2) {
             let (a, b) = (pair[0], pair[1]);
-            pair[0] = A::add(&a, &b);
-            pair[1] = A::sub(&a, &b);
+            pair[0] = ar.add(&a, &b);
+            pair[1] = ar.sub(&a, &b);
         }
     }
 }
 
 /// `x[i] *= base * step^i`.
-fn distribute<F: FftField, A: Arith<F>>(x: &mut [A::E], base: F, step: F) {
+fn distribute<F: FftField, A: Arith<F>>(ar: &A, x: &mut [A::E], base: F, step: F) {
     let mut cur = base;
     for v in x.iter_mut() {
-        *v = A::scale(v, &cur);
-        cur = A::mul(&cur, &step);
+        *v = ar.scale(v, &cur);
+        cur = ar.mul(&cur, &step);
     }
 }
 
@@ -156,30 +156,30 @@ fn bitrev_permute<E>(x: &mut [E]) {
 }
 
 /// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
-pub(crate) fn run<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
+pub(crate) fn run<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     let n = data.len();
     debug_assert_eq!(n, 1usize << job.log_n);
     if job.log_n <= LEAF_LOG {
-        run_leaf::<F, A>(data, job);
+        run_leaf::<F, A>(ar, data, job);
     } else {
-        run_four_step::<F, A>(data, job);
+        run_four_step::<F, A>(ar, data, job);
     }
 }
 
-fn run_leaf<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
+fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     if let Some(g) = job.pre {
-        distribute::<F, A>(data, F::one(), g);
+        distribute::<F, A>(ar, data, F::one(), g);
     }
     if data.len() > 1 {
         let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
-        dif::<F, A>(data, &tw);
+        dif::<F, A>(ar, data, &tw);
         bitrev_permute(data);
     }
     if let Some(p) = job.post {
         if p.offset.is_one() {
-            data.iter_mut().for_each(|v| *v = A::scale(v, &p.factor));
+            data.iter_mut().for_each(|v| *v = ar.scale(v, &p.factor));
         } else {
-            distribute::<F, A>(data, p.factor, p.offset);
+            distribute::<F, A>(ar, data, p.factor, p.offset);
         }
     }
 }
@@ -203,7 +203,7 @@ impl<E> Shared<E> {
     }
 }
 
-fn run_four_step<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
+fn run_four_step<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     let n = data.len();
     let k1 = job.log_n / 2;
     let k2 = job.log_n - k1;
@@ -233,7 +233,7 @@ fn run_four_step<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
             let mut c = g.pow([c0 as u64]);
             for v in cur.iter_mut().take(width) {
                 *v = c;
-                c = A::mul(&c, &g);
+                c = ar.mul(&c, &g);
             }
         }
         for j1 in 0..n1 {
@@ -242,8 +242,8 @@ fn run_four_step<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
                 let v = unsafe { *ptr.at(j1 * n2 + c0 + b) };
                 buf[b * n1 + j1] = match &coset_step {
                     Some(step) => {
-                        let out = A::scale(&v, &cur[b]);
-                        cur[b] = A::mul(&cur[b], step);
+                        let out = ar.scale(&v, &cur[b]);
+                        cur[b] = ar.mul(&cur[b], step);
                         out
                     }
                     None => v,
@@ -251,22 +251,22 @@ fn run_four_step<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
             }
         }
         for (b, col) in buf.chunks_exact_mut(n1).enumerate() {
-            dif::<F, A>(col, &tw1);
+            dif::<F, A>(ar, col, &tw1);
             let j2 = c0 + b;
             if j2 != 0 {
                 // Two interleaved power chains (w^k, w^(k+1)) halve the
                 // latency-bound part.
                 let w = root.pow([j2 as u64]);
-                let w2 = A::mul(&w, &w);
+                let w2 = ar.mul(&w, &w);
                 let (mut even, mut odd) = (F::one(), w);
                 for k in (0..n1).step_by(2) {
                     let (p0, p1) = (bitrev(k, k1), bitrev(k + 1, k1));
                     if k != 0 {
-                        col[p0] = A::scale(&col[p0], &even);
+                        col[p0] = ar.scale(&col[p0], &even);
                     }
-                    col[p1] = A::scale(&col[p1], &odd);
-                    even = A::mul(&even, &w2);
-                    odd = A::mul(&odd, &w2);
+                    col[p1] = ar.scale(&col[p1], &odd);
+                    even = ar.mul(&even, &w2);
+                    odd = ar.mul(&odd, &w2);
                 }
             }
         }
@@ -304,15 +304,15 @@ fn run_four_step<F: FftField, A: Arith<F>>(data: &mut [A::E], job: &Job<F>) {
         (p, powers)
     });
     for_each_chunk(data, n2, |r, row| {
-        dif::<F, A>(row, &tw2);
+        dif::<F, A>(ar, row, &tw2);
         if let Some((p, powers)) = &post {
             if p.offset.is_one() {
-                row.iter_mut().for_each(|v| *v = A::scale(v, &p.factor));
+                row.iter_mut().for_each(|v| *v = ar.scale(v, &p.factor));
             } else {
-                let base = A::mul(&p.factor, &p.offset.pow([bitrev(r, k1) as u64]));
+                let base = ar.mul(&p.factor, &p.offset.pow([bitrev(r, k1) as u64]));
                 for (q, v) in row.iter_mut().enumerate() {
-                    let f = A::mul(&base, &powers[bitrev(q, k2)]);
-                    *v = A::scale(v, &f);
+                    let f = ar.mul(&base, &powers[bitrev(q, k2)]);
+                    *v = ar.scale(v, &f);
                 }
             }
         }
