@@ -8,7 +8,8 @@
 //!     [--backend cpu|auto|cuda] [--rounds R] [--json]
 //! ```
 //! `--size`: SHA-256 message blocks (default 2, about 55k constraints), Merkle
-//! depth (default 20), or MiMC-chain constraints (default 2^16).
+//! depth (default 20), or the MiMC chain's domain size (default 2^16: the
+//! chain fills it, public inputs included).
 
 use ark_bn254::{Bn254, Fr};
 use ark_ec::VariableBaseMSM;
@@ -150,9 +151,11 @@ fn run(a: &Args) -> Result<(String, bool), String> {
     let circuit = match a.circuit.as_str() {
         "sha256" => Circuit::Sha256(Sha256Circuit::new(a.size.unwrap_or(2), 1)),
         "merkle" => Circuit::Merkle(MerkleMembership::random(a.size.unwrap_or(20), 1)),
+        // Room for the two public inputs, so that `--size 2^k` fills a
+        // domain of exactly 2^k.
         "mimc" => Circuit::Mimc(MimcChain::with_constraints(
             Fr::from(7u64),
-            a.size.unwrap_or(1 << 16),
+            a.size.unwrap_or(1 << 16).saturating_sub(2),
         )),
         c => return Err(format!("unknown circuit {c:?}; {USAGE}")),
     };

@@ -23,7 +23,7 @@
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
-use ark_ff::{AdditiveGroup, Field, Zero};
+use ark_ff::{AdditiveGroup, Field, Fp2, Fp2Config, Zero};
 use zkaccel_ff::MontField;
 
 /// How field multiplications and squarings are performed (and counted).
@@ -88,6 +88,63 @@ impl<F: MontField> FieldOps<F> for AdxOps {
     #[inline(always)]
     fn double(&mut self, a: &F) -> F {
         self.0.add(a, a)
+    }
+}
+
+/// [`AdxOps`] for quadratic extensions `Fp2` of a field the kernels cover
+/// (G2 of BN254): Karatsuba multiplication (3 base multiplications; 2 for
+/// squaring when the non-residue is -1), component-wise additions.
+#[derive(Clone, Copy, Debug)]
+pub struct AdxFp2Ops(zkaccel_ff::Adx);
+
+impl AdxFp2Ops {
+    /// `Some` on CPUs with BMI2 and ADX.
+    pub fn new() -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(AdxFp2Ops)
+    }
+}
+
+impl<P: Fp2Config> FieldOps<Fp2<P>> for AdxFp2Ops
+where
+    P::Fp: MontField,
+{
+    #[inline(always)]
+    fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        let k = self.0;
+        let v0 = k.mul(&a.c0, &b.c0);
+        let v1 = k.mul(&a.c1, &b.c1);
+        let sa = k.add(&a.c0, &a.c1);
+        let sb = k.add(&b.c0, &b.c1);
+        let t = k.mul(&sa, &sb);
+        let c1 = k.sub(&k.sub(&t, &v0), &v1);
+        let mut bv1 = v1;
+        P::mul_fp_by_nonresidue_in_place(&mut bv1);
+        Fp2::new(k.add(&v0, &bv1), c1)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        let k = self.0;
+        if P::NONRESIDUE == -P::Fp::ONE {
+            // (a0 + a1 u)^2 with u^2 = -1: (a0 + a1)(a0 - a1) + 2 a0 a1 u.
+            let s = k.add(&a.c0, &a.c1);
+            let d = k.sub(&a.c0, &a.c1);
+            let m = k.mul(&a.c0, &a.c1);
+            Fp2::new(k.mul(&s, &d), k.add(&m, &m))
+        } else {
+            self.mul(a, a)
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        Fp2::new(self.0.add(&a.c0, &b.c0), self.0.add(&a.c1, &b.c1))
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        Fp2::new(self.0.sub(&a.c0, &b.c0), self.0.sub(&a.c1, &b.c1))
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        self.add(a, a)
     }
 }
 

@@ -28,7 +28,7 @@ pub mod scalar_mul;
 pub mod xyzz;
 
 pub use accel::Accel;
-pub use formulas::{AdxOps, Counting, FieldOps, FormulaSet, Plain};
+pub use formulas::{AdxFp2Ops, AdxOps, Counting, FieldOps, FormulaSet, Plain};
 pub use msm::{msm, msm_with, MsmAlgorithm, MsmError};
 pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};
@@ -212,10 +212,10 @@ macro_rules! glv_curves {
 
 // `true` where arkworks 0.6 overrides `mul_projective` with GLV; the
 // bucket method on zkaccel-ff's assembly where it covers the base field
-// (BN254's Fq: four limbs, below 2^255).
+// (BN254's Fq: four limbs, below 2^255; and its Fp2 for G2).
 glv_curves!(
     ark_bn254::g1::Config => true, msm::pippenger_adx;
-    ark_bn254::g2::Config => false, msm::pippenger_plain;
+    ark_bn254::g2::Config => false, msm::pippenger_adx_fp2;
     ark_bls12_381::g1::Config => true, msm::pippenger_plain;
     ark_bls12_381::g2::Config => false, msm::pippenger_plain
 );

@@ -13,7 +13,7 @@
 //! the small-scalar path. Issue 4 continues this module (batch-affine
 //! buckets, GLV split, precomputed bases, a measured cost model for `Auto`).
 
-use crate::formulas::{add_affine, double, AdxOps, FieldOps, FormulaSet, Plain};
+use crate::formulas::{add_affine, double, AdxFp2Ops, AdxOps, FieldOps, FormulaSet, Plain};
 use crate::scalar_mul::{interleaved, odd_multiples};
 use crate::xyzz::Xyzz;
 use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
@@ -222,6 +222,20 @@ pub fn pippenger_plain<P: SWCurveConfig, B: BigInteger>(
     scalars: &[B],
 ) -> Projective<P> {
     pippenger_with(bases, scalars, Plain)
+}
+
+/// [`pippenger`] on [`AdxFp2Ops`] (G2 over `Fp2` of a covered field) where
+/// the CPU has BMI2/ADX, else on arkworks' operators.
+pub fn pippenger_adx_fp2<P, Q, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P>
+where
+    P: SWCurveConfig<BaseField = ark_ff::Fp2<Q>>,
+    Q: ark_ff::Fp2Config,
+    Q::Fp: zkaccel_ff::MontField,
+{
+    match AdxFp2Ops::new() {
+        Some(ops) => pippenger_with(bases, scalars, ops),
+        None => pippenger_with(bases, scalars, Plain),
+    }
 }
 
 /// [`pippenger`] on [`AdxOps`] where the CPU has BMI2/ADX, else on

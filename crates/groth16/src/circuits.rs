@@ -58,9 +58,10 @@ impl<F: PrimeField> MimcChain<F> {
         Self { x0, rounds }
     }
 
-    /// A chain with about `constraints` constraints (three per round).
+    /// The longest chain with at most `constraints` constraints (three per
+    /// round plus one for the output; at least one round).
     pub fn with_constraints(x0: F, constraints: usize) -> Self {
-        Self::new(x0, (constraints / 3).max(1))
+        Self::new(x0, (constraints.saturating_sub(1) / 3).max(1))
     }
 
     /// The public inputs: the chain's output.
