@@ -29,7 +29,7 @@ pub mod xyzz;
 
 pub use accel::Accel;
 pub use formulas::{AdxFp2Ops, AdxOps, Counting, FieldOps, FormulaSet, Plain};
-pub use msm::{msm, msm_with, MsmAlgorithm, MsmError};
+pub use msm::{msm, msm_bigint_with, msm_with, CpuMsm, MsmAlgorithm, MsmError, MsmProvider};
 pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};
 

@@ -97,6 +97,102 @@ pub fn msm_with<P: CurveMul>(
     })
 }
 
+/// `sum k_i P_i` for scalars given as integers (out of Montgomery form), as
+/// arkworks' `VariableBaseMSM::msm_bigint` takes them. Integers of any size
+/// up to the `BigInt` width are multiplied exactly (not reduced mod r).
+pub fn msm_bigint_with<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    algorithm: MsmAlgorithm,
+) -> Result<Projective<P>, MsmError> {
+    if bases.len() != scalars.len() {
+        return Err(MsmError::LengthMismatch {
+            bases: bases.len(),
+            scalars: scalars.len(),
+        });
+    }
+    Ok(match algorithm {
+        MsmAlgorithm::Naive => bases
+            .iter()
+            .zip(scalars)
+            .map(|(b, k)| b.mul_bigint(k))
+            .sum(),
+        MsmAlgorithm::Pippenger => pippenger(bases, scalars),
+        MsmAlgorithm::Strauss => strauss(bases, scalars),
+        MsmAlgorithm::DbcPerTerm => map_indices(bases.len(), |i| {
+            crate::mul(
+                &Projective::from(bases[i]),
+                scalars[i].as_ref(),
+                ScalarMulMethod::Dbc { delta: 1 },
+            )
+            .expect("a field's BigInt is within the chain size limit (1024 bits)")
+        })
+        .into_iter()
+        .sum(),
+        MsmAlgorithm::Auto => auto_bigint(bases, scalars),
+    })
+}
+
+/// Where multi-scalar multiplications run: the CPU now ([`CpuMsm`]), CUDA
+/// later. Provers hold a provider and do not care where the work happens;
+/// every provider must return exactly what arkworks' `VariableBaseMSM`
+/// returns.
+pub trait MsmProvider<P: CurveMul>: Send + Sync {
+    /// A short name for logs ("cpu", "cuda").
+    fn name(&self) -> &'static str;
+
+    /// `sum k_i P_i` over field scalars.
+    fn msm(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[P::ScalarField],
+    ) -> Result<Projective<P>, MsmError>;
+
+    /// `sum k_i P_i` over integer scalars (`VariableBaseMSM::msm_bigint`).
+    fn msm_bigint(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    ) -> Result<Projective<P>, MsmError>;
+}
+
+/// The CPU provider, running [`msm_with`] with its algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuMsm {
+    /// The algorithm ([`MsmAlgorithm::Auto`] by default).
+    pub algorithm: MsmAlgorithm,
+}
+
+impl Default for CpuMsm {
+    fn default() -> Self {
+        CpuMsm {
+            algorithm: MsmAlgorithm::Auto,
+        }
+    }
+}
+
+impl<P: CurveMul> MsmProvider<P> for CpuMsm {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn msm(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[P::ScalarField],
+    ) -> Result<Projective<P>, MsmError> {
+        msm_with(bases, scalars, self.algorithm)
+    }
+
+    fn msm_bigint(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    ) -> Result<Projective<P>, MsmError> {
+        msm_bigint_with(bases, scalars, self.algorithm)
+    }
+}
+
 /// `f(0), ..., f(n - 1)`, in parallel with the `parallel` feature: the one
 /// place the feature switches this module.
 fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
@@ -123,9 +219,40 @@ fn naive<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> P
 fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
     // Zero scalars vanish and scalars equal to one are a plain sum of bases;
     // both tests are cheap on field elements, so only the rest is converted
-    // out of Montgomery form (which matters for sparse inputs). Chunks are
-    // filtered in parallel: witness vectors of real circuits are mostly bits.
+    // out of Montgomery form (which matters for sparse inputs).
     let one = P::ScalarField::from(1u64);
+    let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
+    ones + bucket_or_strauss(&kept_b, &to_bigints(&kept_s))
+}
+
+fn auto_bigint<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
+    let one = B::from(1u64);
+    let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
+    ones + bucket_or_strauss(&kept_b, &kept_s)
+}
+
+/// Strauss up to [`STRAUSS_MAX_TERMS`] terms, Pippenger above.
+fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P> {
+    if bases.len() <= STRAUSS_MAX_TERMS {
+        strauss(bases, scalars)
+    } else {
+        pippenger(bases, scalars)
+    }
+}
+
+/// Drops the terms with a zero scalar or base, sums the bases whose scalar is
+/// one, and returns that sum with the remaining terms. Chunks run in
+/// parallel: witness vectors of real circuits are mostly bits.
+#[allow(clippy::type_complexity)]
+fn split_terms<P: CurveMul, S: Copy + Send + Sync>(
+    bases: &[Affine<P>],
+    scalars: &[S],
+    is_zero: impl Fn(&S) -> bool + Sync + Send,
+    is_one: impl Fn(&S) -> bool + Sync + Send,
+) -> (Projective<P>, Vec<Affine<P>>, Vec<S>) {
     let set = FormulaSet::for_curve::<P>();
     let chunk = FILTER_CHUNK;
     let parts = map_indices(bases.len().div_ceil(chunk), |c| {
@@ -133,10 +260,10 @@ fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Project
         let mut ones = Projective::<P>::zero();
         let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
         for (b, k) in bases[range.clone()].iter().zip(&scalars[range]) {
-            if k.is_zero() || b.is_zero() {
+            if is_zero(k) || b.is_zero() {
                 continue;
             }
-            if *k == one {
+            if is_one(k) {
                 add_affine(&mut ones, b, set, &mut Plain);
             } else {
                 kept_b.push(*b);
@@ -152,13 +279,7 @@ fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Project
         kept_b.extend(b);
         kept_s.extend(k);
     }
-    let kept_s = to_bigints(&kept_s);
-    let rest = if kept_b.len() <= STRAUSS_MAX_TERMS {
-        strauss(&kept_b, &kept_s)
-    } else {
-        pippenger(&kept_b, &kept_s)
-    };
-    ones + rest
+    (ones, kept_b, kept_s)
 }
 
 /// Terms per task of `auto`'s zero/one filter.

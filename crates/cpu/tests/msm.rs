@@ -6,7 +6,9 @@ use ark_ff::{PrimeField, UniformRand};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use zkaccel_cpu::{msm, msm_with, CurveMul, MsmAlgorithm, MsmError};
+use zkaccel_cpu::{
+    msm, msm_bigint_with, msm_with, CpuMsm, CurveMul, MsmAlgorithm, MsmError, MsmProvider,
+};
 
 const ALL: [MsmAlgorithm; 5] = [
     MsmAlgorithm::Auto,
@@ -16,15 +18,29 @@ const ALL: [MsmAlgorithm; 5] = [
     MsmAlgorithm::Naive,
 ];
 
+/// Every algorithm, over field scalars and over their integers (the
+/// `msm_bigint` entry and the `CpuMsm` provider), equals arkworks.
 fn check<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField], what: &str) {
     let want = <Projective<P> as VariableBaseMSM>::msm(bases, scalars).unwrap();
+    let ints: Vec<_> = scalars.iter().map(|k| k.into_bigint()).collect();
     for alg in ALL {
         assert_eq!(
             msm_with(bases, scalars, alg).unwrap(),
             want,
             "{alg:?}: {what}"
         );
+        assert_eq!(
+            msm_bigint_with(bases, &ints, alg).unwrap(),
+            want,
+            "{alg:?} (bigint): {what}"
+        );
     }
+    let cpu = CpuMsm::default();
+    assert_eq!(MsmProvider::<P>::msm(&cpu, bases, scalars).unwrap(), want);
+    assert_eq!(
+        MsmProvider::<P>::msm_bigint(&cpu, bases, &ints).unwrap(),
+        want
+    );
 }
 
 fn random_input<P: CurveMul>(
@@ -181,6 +197,39 @@ fn bn254_g1() {
 #[test]
 fn bls12_381_g1() {
     suite::<ark_bls12_381::g1::Config>();
+}
+
+/// Integers at and beyond the group order are multiplied as integers, as
+/// arkworks' `msm_bigint` does; lengths are checked.
+#[test]
+fn bigint_scalars_beyond_the_order() {
+    use ark_ff::BigInteger;
+    type P = ark_bn254::g1::Config;
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let (bases, _) = random_input::<P>(&mut rng, 300);
+    let r = <ark_bn254::Fr as PrimeField>::MODULUS;
+    let ints: Vec<_> = (0..300u64)
+        .map(|i| {
+            let mut k = r;
+            k.add_with_carry(&ark_ff::BigInt::from(i * 7919));
+            k
+        })
+        .collect();
+    let want = <Projective<P> as VariableBaseMSM>::msm_bigint(&bases, &ints);
+    for alg in ALL {
+        assert_eq!(
+            msm_bigint_with(&bases, &ints, alg).unwrap(),
+            want,
+            "{alg:?}"
+        );
+    }
+    assert_eq!(
+        msm_bigint_with(&bases, &ints[..5], MsmAlgorithm::Auto),
+        Err(MsmError::LengthMismatch {
+            bases: 300,
+            scalars: 5
+        })
+    );
 }
 
 #[test]
