@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! cargo run --release --example prove -- [--circuit sha256|merkle|mimc] [--size N]
-//!     [--backend cpu|auto|cuda] [--rounds R] [--json]
+//!     [--backend cpu|auto|cuda] [--rounds R] [--prepared] [--json]
 //! ```
 //! `--size`: SHA-256 message blocks (default 2, about 55k constraints), Merkle
 //! depth (default 20), or the MiMC chain's domain size (default 2^16: the
@@ -28,14 +28,14 @@ use rand_chacha::ChaCha20Rng;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use zkaccel::groth16::circuits::{MerkleMembership, MimcChain, Sha256Circuit};
-use zkaccel::groth16::{backend, Groth16, Groth16Error, ProofTimings};
+use zkaccel::groth16::{backend, Groth16, Groth16Error, PreparedProvingKey, ProofTimings};
 
 #[path = "compare/flags.rs"]
 mod flags;
 #[path = "compare/timing.rs"]
 mod timing;
 
-const USAGE: &str = "usage: prove [--circuit sha256|merkle|mimc] [--size N] [--backend cpu|auto|cuda] [--rounds R] [--json]";
+const USAGE: &str = "usage: prove [--circuit sha256|merkle|mimc] [--size N] [--backend cpu|auto|cuda] [--rounds R] [--prepared] [--json]";
 
 #[derive(Clone)]
 enum Circuit {
@@ -69,6 +69,7 @@ struct Args {
     size: Option<usize>,
     backend: String,
     rounds: usize,
+    prepared: bool,
     json: bool,
 }
 
@@ -263,6 +264,51 @@ fn run(a: &Args) -> Result<(String, bool), String> {
         },
     );
 
+    // With --prepared: a PreparedProvingKey (precomputed shifted bases),
+    // built once outside the timed region, against stock in its own rounds.
+    let prepared = if a.prepared {
+        progress(
+            a.json,
+            "      --prepared: precomputing shifted bases of the proving key",
+        );
+        let t = Instant::now();
+        let ppk = PreparedProvingKey::new(pk.clone());
+        let build_ms = ms(t.elapsed());
+        let (p, _) = Groth16::<Bn254, backend::Cpu>::prove_prepared(
+            &ppk,
+            circuit.clone(),
+            &mut ChaCha20Rng::seed_from_u64(1),
+        )
+        .map_err(|e| e.to_string())?;
+        let same = bytes(&p) == bytes(&stock_proof);
+        let (pms, sms) = timing::interleaved(
+            a.rounds,
+            || {
+                std::hint::black_box(
+                    Groth16::<Bn254, backend::Cpu>::prove_prepared(
+                        &ppk,
+                        circuit.clone(),
+                        &mut ChaCha20Rng::seed_from_u64(1),
+                    )
+                    .ok(),
+                );
+            },
+            || {
+                std::hint::black_box(
+                    ark_groth16::Groth16::<Bn254>::prove(
+                        &pk,
+                        circuit.clone(),
+                        &mut ChaCha20Rng::seed_from_u64(1),
+                    )
+                    .ok(),
+                );
+            },
+        );
+        Some((build_ms, ppk.extra_memory_bytes(), pms, sms, same))
+    } else {
+        None
+    };
+
     progress(
         a.json,
         "[4/5] verifying both proofs with ark-groth16's verifier",
@@ -274,11 +320,18 @@ fn run(a: &Args) -> Result<(String, bool), String> {
 
     progress(a.json, "[5/5] time split (one more proof each)");
     let stock_split = stock_split(&pk, circuit.clone()).map_err(|e| e.to_string())?;
-    let ok = identical && stock_ok && zk_ok;
+    let ok = identical && stock_ok && zk_ok && prepared.is_none_or(|p| p.4);
+    let prepared_json = match prepared {
+        Some((b, m, p, st, same)) => format!(
+            ", \"prepared\": {{\"build_ms\": {b:.0}, \"extra_memory_bytes\": {m}, \"zkaccel_ms\": {p:.2}, \"arkworks_ms\": {st:.2}, \"speedup\": {:.4}, \"results_equal\": {same}}}",
+            st / p
+        ),
+        None => String::new(),
+    };
     let speedup = stock_ms / zk_ms;
     let out = if a.json {
         format!(
-            "{{\"workload\": \"groth16\", \"params\": {{\"curve\": \"bn254\", \"circuit\": \"{}\", \"constraints\": {constraints}, \"domain_log\": {}, \"backend\": \"{}\", \"rounds\": {}}}, \"setup_ms\": {setup_ms:.1}, \"zkaccel_ms\": {zk_ms:.2}, \"arkworks_ms\": {stock_ms:.2}, \"speedup\": {speedup:.4}, \"ntt_reduction_only_ms\": {ntt_only_ms:.2}, \"ntt_reduction_speedup\": {:.4}, \"results_equal\": {identical}, \"verified\": {}, \"split_zkaccel\": {}, \"split_arkworks\": {}}}\n",
+            "{{\"workload\": \"groth16\", \"params\": {{\"curve\": \"bn254\", \"circuit\": \"{}\", \"constraints\": {constraints}, \"domain_log\": {}, \"backend\": \"{}\", \"rounds\": {}}}, \"setup_ms\": {setup_ms:.1}, \"zkaccel_ms\": {zk_ms:.2}, \"arkworks_ms\": {stock_ms:.2}, \"speedup\": {speedup:.4}, \"ntt_reduction_only_ms\": {ntt_only_ms:.2}, \"ntt_reduction_speedup\": {:.4}, \"results_equal\": {identical}, \"verified\": {}, \"split_zkaccel\": {}, \"split_arkworks\": {}{prepared_json}}}\n",
             a.circuit, domain.trailing_zeros(), a.backend, a.rounds, stock2_ms / ntt_only_ms, stock_ok && zk_ok, split_json(&zk_split), split_json(&stock_split)
         )
     } else {
@@ -313,6 +366,14 @@ fn run(a: &Args) -> Result<(String, bool), String> {
         o += &row("MSM L (G1)", zk_split.msm_l, stock_split.msm_l);
         o += &row("MSM H (G1)", zk_split.msm_h, stock_split.msm_h);
         o += &row("total", zk_split.total, stock_split.total);
+        if let Some((b, m, p, st, same)) = prepared {
+            o += &format!(
+                "prepared proving key: built in {b:.0} ms, {:.0} MiB beyond the key\n\
+                 \x20 zkaccel, prepared key          {p:>10.1} ms   speed-up {:.2}x (vs {st:.1} ms stock in its own rounds); proof identical: {same}\n",
+                m as f64 / (1 << 20) as f64,
+                st / p
+            );
+        }
         o
     };
     Ok((out, ok))
@@ -323,7 +384,7 @@ fn main() -> ExitCode {
     let parsed = flags::Flags::parse(
         &raw,
         &["--circuit", "--size", "--backend", "--rounds"],
-        &["--json"],
+        &["--json", "--prepared"],
     )
     .and_then(|f| {
         Ok(Args {
@@ -334,6 +395,7 @@ fn main() -> ExitCode {
             },
             backend: f.str("--backend", "auto"),
             rounds: f.num("--rounds", 3)?,
+            prepared: f.has("--prepared"),
             json: f.has("--json"),
         })
     });

@@ -6,7 +6,7 @@ use ark_ff::{PrimeField, UniformRand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
-use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm};
+use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm, PreparedBases};
 
 struct Args {
     curve: String,
@@ -15,6 +15,7 @@ struct Args {
     bits: u32,
     algorithm: String,
     rounds: usize,
+    prepared: bool,
     json: bool,
 }
 
@@ -29,7 +30,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
             "--algorithm",
             "--rounds",
         ],
-        &["--json"],
+        &["--json", "--prepared"],
     )?;
     let a = Args {
         curve: f.str("--curve", "bn254-g1"),
@@ -38,6 +39,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         bits: f.num("--bits", 0)?,
         algorithm: f.str("--algorithm", "auto"),
         rounds: f.num("--rounds", 7)?,
+        prepared: f.has("--prepared"),
         json: f.has("--json"),
     };
     if a.log_n > 24 || a.rounds == 0 {
@@ -94,12 +96,34 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
     }
     let want = <Projective<P> as VariableBaseMSM>::msm(&bases, &scalars)
         .map_err(|e| format!("arkworks: {e}"))?;
-    let got = msm_with(&bases, &scalars, alg).map_err(|e| e.to_string())?;
+    // With --prepared, zkaccel's side runs on precomputed shifted bases
+    // (built here, outside the timed region; its memory is reported).
+    let prepared = a.prepared.then(|| {
+        let t = std::time::Instant::now();
+        let p = PreparedBases::new(&bases);
+        (p, t.elapsed())
+    });
+    let ours = |b: &[Affine<P>], s: &[P::ScalarField]| match &prepared {
+        Some((p, _)) => p.msm(s),
+        None => msm_with(b, s, alg),
+    };
+    let got = ours(&bases, &scalars).map_err(|e| e.to_string())?;
     let equal = got == want;
+    if let Some((p, t)) = &prepared {
+        if !a.json {
+            println!(
+                "prepared bases: window {}, {} copies, {:.1} MiB, built in {:.1} s",
+                p.window(),
+                p.copies(),
+                p.memory_bytes() as f64 / (1 << 20) as f64,
+                t.as_secs_f64()
+            );
+        }
+    }
     let (ma, mb) = crate::timing::interleaved(
         a.rounds,
         || {
-            black_box(msm_with(black_box(&bases), black_box(&scalars), alg).ok());
+            black_box(ours(black_box(&bases), black_box(&scalars)).ok());
         },
         || {
             black_box(

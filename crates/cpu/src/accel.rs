@@ -110,6 +110,7 @@ impl<P: CurveMul> SWCurveConfig for Accel<P> {
 
 impl<P: CurveMul> CurveMul for Accel<P> {
     const AUTO_GLV: bool = P::AUTO_GLV;
+    type Ops = P::Ops;
 
     fn glv<O: crate::FieldOps<Self::BaseField>>(
         p: &Projective<Self>,

@@ -152,6 +152,30 @@ where
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Plain;
 
+/// Field arithmetic a curve's bulk routines (MSM) select at run time.
+pub trait DetectOps: Copy + Send + Sync {
+    /// This arithmetic, if the CPU runs it.
+    fn detect() -> Option<Self>;
+}
+
+impl DetectOps for Plain {
+    fn detect() -> Option<Self> {
+        Some(Plain)
+    }
+}
+
+impl DetectOps for AdxOps {
+    fn detect() -> Option<Self> {
+        Self::new()
+    }
+}
+
+impl DetectOps for AdxFp2Ops {
+    fn detect() -> Option<Self> {
+        Self::new()
+    }
+}
+
 impl<F: Field> FieldOps<F> for Plain {
     #[inline(always)]
     fn mul(&mut self, a: &F, b: &F) -> F {

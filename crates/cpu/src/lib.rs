@@ -24,12 +24,14 @@
 pub mod accel;
 pub mod formulas;
 pub mod msm;
+pub mod prepared;
 pub mod scalar_mul;
 pub mod xyzz;
 
 pub use accel::Accel;
-pub use formulas::{AdxFp2Ops, AdxOps, Counting, FieldOps, FormulaSet, Plain};
+pub use formulas::{AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, FormulaSet, Plain};
 pub use msm::{msm, msm_bigint_with, msm_with, CpuMsm, MsmAlgorithm, MsmError, MsmProvider};
+pub use prepared::PreparedBases;
 pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};
 
@@ -97,8 +99,9 @@ impl From<DbcError> for MulError {
     }
 }
 
-/// Per-curve choices for scalar multiplication. Every `SWCurveConfig` can
-/// implement it with no body (`impl CurveMul for MyConfig {}`); the curves of
+/// Per-curve choices for scalar multiplication and MSM. Every
+/// `SWCurveConfig` can implement it with one line
+/// (`impl CurveMul for MyConfig { type Ops = Plain; }`); the curves of
 /// arkworks 0.6 that have a GLV endomorphism are wired here.
 pub trait CurveMul: SWCurveConfig {
     /// `k * P` by GLV with window `w`, if the curve has an endomorphism;
@@ -123,15 +126,11 @@ pub trait CurveMul: SWCurveConfig {
         None
     }
 
-    /// Pippenger's bucket method for this curve ([`msm::pippenger`]): on
-    /// arkworks' field operators by default; curves whose base field
-    /// zkaccel-ff's assembly covers override it with [`msm::pippenger_adx`].
-    fn pippenger<B: ark_ff::BigInteger>(
-        bases: &[ark_ec::short_weierstrass::Affine<Self>],
-        scalars: &[B],
-    ) -> Projective<Self> {
-        msm::pippenger_plain(bases, scalars)
-    }
+    /// The field arithmetic of this curve's MSM: zkaccel-ff's assembly
+    /// kernels where they cover the base field ([`AdxOps`] for BN254's Fq,
+    /// [`AdxFp2Ops`] for its Fq2), arkworks' operators ([`Plain`]) elsewhere.
+    /// Used when the CPU supports it ([`DetectOps::detect`]).
+    type Ops: FieldOps<Self::BaseField> + DetectOps;
 
     /// Whether `Auto` may use GLV on this curve although its cofactor is not 1:
     /// set where arkworks' own `mul_projective` already reduces the scalar
@@ -173,16 +172,11 @@ pub fn wnaf_window(bits: u32) -> u32 {
 }
 
 macro_rules! glv_curves {
-    ($($config:ty => $auto_glv:expr, $pippenger:path);*) => {$(
+    ($($config:ty => $auto_glv:expr, $ops:ty);*) => {$(
         impl CurveMul for $config {
             const AUTO_GLV: bool = $auto_glv;
 
-            fn pippenger<B: ark_ff::BigInteger>(
-                bases: &[ark_ec::short_weierstrass::Affine<Self>],
-                scalars: &[B],
-            ) -> Projective<Self> {
-                $pippenger(bases, scalars)
-            }
+            type Ops = $ops;
 
             fn glv<O: FieldOps<Self::BaseField>>(
                 p: &Projective<Self>,
@@ -214,13 +208,17 @@ macro_rules! glv_curves {
 // bucket method on zkaccel-ff's assembly where it covers the base field
 // (BN254's Fq: four limbs, below 2^255; and its Fp2 for G2).
 glv_curves!(
-    ark_bn254::g1::Config => true, msm::pippenger_adx;
-    ark_bn254::g2::Config => false, msm::pippenger_adx_fp2;
-    ark_bls12_381::g1::Config => true, msm::pippenger_plain;
-    ark_bls12_381::g2::Config => false, msm::pippenger_plain
+    ark_bn254::g1::Config => true, AdxOps;
+    ark_bn254::g2::Config => false, AdxFp2Ops;
+    ark_bls12_381::g1::Config => true, Plain;
+    ark_bls12_381::g2::Config => false, Plain
 );
-impl CurveMul for ark_secp256k1::Config {}
-impl CurveMul for ark_secp256r1::Config {}
+impl CurveMul for ark_secp256k1::Config {
+    type Ops = Plain;
+}
+impl CurveMul for ark_secp256r1::Config {
+    type Ops = Plain;
+}
 
 /// `k * P` for any integer `k` (little-endian limbs or an arkworks `BigInt`)
 /// by `method`, with the fastest formulas valid for the curve.

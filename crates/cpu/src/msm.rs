@@ -13,7 +13,7 @@
 //! the small-scalar path. Issue 4 continues this module (batch-affine
 //! buckets, GLV split, precomputed bases, a measured cost model for `Auto`).
 
-use crate::formulas::{add_affine, double, AdxFp2Ops, AdxOps, FieldOps, FormulaSet, Plain};
+use crate::formulas::{add_affine, double, DetectOps, FieldOps, FormulaSet, Plain};
 use crate::scalar_mul::{interleaved, odd_multiples};
 use crate::xyzz::Xyzz;
 use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
@@ -195,7 +195,7 @@ impl<P: CurveMul> MsmProvider<P> for CpuMsm {
 
 /// `f(0), ..., f(n - 1)`, in parallel with the `parallel` feature: the one
 /// place the feature switches this module.
-fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
+pub(crate) fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
@@ -286,7 +286,7 @@ fn split_terms<P: CurveMul, S: Copy + Send + Sync>(
 const FILTER_CHUNK: usize = 4096;
 
 /// Bit length of the widest scalar.
-fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {
+pub(crate) fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {
     scalars.iter().map(|k| k.num_bits()).max().unwrap_or(0)
 }
 
@@ -303,7 +303,7 @@ pub fn pippenger_window(n: usize, bits: u32) -> u32 {
 
 /// Signed digits of `k` in base `2^c`: `k = sum d_j 2^(jc)`, `d_j` in
 /// `[-2^(c-1), 2^(c-1))`, `windows` of them (the last absorbs the carry).
-fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &mut [i32]) {
+pub(crate) fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &mut [i32]) {
     let limbs = k.as_ref();
     // Bits [start, start + c) of k, c <= 20.
     let window = |start: u32| -> i64 {
@@ -330,45 +330,11 @@ fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &mut [i32]) 
     }
 }
 
-/// Bucket method; see the module docs. Curves whose base field zkaccel-ff's
-/// assembly covers (BN254 G1) run on it where the CPU has BMI2/ADX
-/// ([`CurveMul::pippenger`]); the others on arkworks' field operators.
+/// Bucket method; see the module docs. Runs on the curve's
+/// [`CurveMul::Ops`] (zkaccel-ff's assembly on BN254) where the CPU supports
+/// it, on arkworks' field operators otherwise.
 pub fn pippenger<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
-    P::pippenger(bases, scalars)
-}
-
-/// [`pippenger`] on arkworks' field operators.
-pub fn pippenger_plain<P: SWCurveConfig, B: BigInteger>(
-    bases: &[Affine<P>],
-    scalars: &[B],
-) -> Projective<P> {
-    pippenger_with(bases, scalars, Plain)
-}
-
-/// [`pippenger`] on [`AdxFp2Ops`] (G2 over `Fp2` of a covered field) where
-/// the CPU has BMI2/ADX, else on arkworks' operators.
-pub fn pippenger_adx_fp2<P, Q, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P>
-where
-    P: SWCurveConfig<BaseField = ark_ff::Fp2<Q>>,
-    Q: ark_ff::Fp2Config,
-    Q::Fp: zkaccel_ff::MontField,
-{
-    match AdxFp2Ops::new() {
-        Some(ops) => pippenger_with(bases, scalars, ops),
-        None => pippenger_with(bases, scalars, Plain),
-    }
-}
-
-/// [`pippenger`] on [`AdxOps`] where the CPU has BMI2/ADX, else on
-/// arkworks' operators.
-pub fn pippenger_adx<P: SWCurveConfig, B: BigInteger>(
-    bases: &[Affine<P>],
-    scalars: &[B],
-) -> Projective<P>
-where
-    P::BaseField: zkaccel_ff::MontField,
-{
-    match AdxOps::new() {
+    match P::Ops::detect() {
         Some(ops) => pippenger_with(bases, scalars, ops),
         None => pippenger_with(bases, scalars, Plain),
     }
@@ -439,7 +405,7 @@ fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy>(
 }
 
 /// One window with XYZZ buckets (8M + 2S per point).
-fn window_xyzz<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
+pub(crate) fn window_xyzz<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
     bases: &[Affine<P>],
     digit: impl Fn(usize) -> i32,
     c: u32,
@@ -465,7 +431,7 @@ fn window_xyzz<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
 /// bucket's XYZZ overflow instead of waiting, so a window whose digits fall
 /// in a few buckets (the top window of a full-width scalar) costs no more
 /// than the XYZZ method.
-fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
+pub(crate) fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
     bases: &[Affine<P>],
     digit: impl Fn(usize) -> i32,
     c: u32,

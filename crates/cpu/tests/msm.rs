@@ -8,6 +8,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkaccel_cpu::{
     msm, msm_bigint_with, msm_with, CpuMsm, CurveMul, MsmAlgorithm, MsmError, MsmProvider,
+    PreparedBases,
 };
 
 const ALL: [MsmAlgorithm; 5] = [
@@ -41,6 +42,17 @@ fn check<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField], what: &st
         MsmProvider::<P>::msm_bigint(&cpu, bases, &ints).unwrap(),
         want
     );
+    // Precomputed shifted bases, with the chosen window and a small one.
+    let prepared = PreparedBases::new(bases);
+    assert_eq!(prepared.msm(scalars).unwrap(), want, "prepared: {what}");
+    if bases.len() <= 100 {
+        let narrow = PreparedBases::with_window(bases, 5);
+        assert_eq!(
+            narrow.msm_bigint(&ints).unwrap(),
+            want,
+            "prepared c=5: {what}"
+        );
+    }
 }
 
 fn random_input<P: CurveMul>(
@@ -230,6 +242,17 @@ fn bigint_scalars_beyond_the_order() {
             scalars: 5
         })
     );
+    // Prepared bases fall back to the plain path for such integers.
+    let prepared = PreparedBases::new(&bases);
+    assert_eq!(prepared.msm_bigint(&ints).unwrap(), want);
+    assert_eq!(
+        prepared.msm_bigint(&ints[..5]),
+        Err(MsmError::LengthMismatch {
+            bases: 300,
+            scalars: 5
+        })
+    );
+    assert!(prepared.memory_bytes() >= 300 * prepared.copies() * 64);
 }
 
 #[test]

@@ -45,5 +45,5 @@ mod reduction;
 pub use backend::{Backend, BackendChoice};
 pub use error::Groth16Error;
 pub use pairing::AccelPairing;
-pub use prover::{Groth16, ProofTimings};
+pub use prover::{Groth16, PreparedProvingKey, ProofTimings};
 pub use reduction::NttReduction;

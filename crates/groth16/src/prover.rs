@@ -16,6 +16,7 @@ use crate::backend::{self, Auto, BackendChoice};
 use crate::error::Groth16Error;
 use crate::pairing::AccelPairing;
 use crate::reduction::NttReduction;
+use zkaccel_cpu::PreparedBases;
 
 /// Groth16 with ark-groth16's own key, proof and verifying-key types, proving
 /// with zkaccel's MSM (A, B in G1 and G2, C's L and H terms) and NTT (the
@@ -95,6 +96,39 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::create_proof_from(pk, None, circuit, r, s)
+    }
+
+    /// [`Groth16::create_proof`] on a [`PreparedProvingKey`]: the same proof,
+    /// with the MSMs on precomputed shifted bases.
+    pub fn create_proof_prepared<C: ConstraintSynthesizer<E::ScalarField>>(
+        ppk: &PreparedProvingKey<E>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::create_proof_from(&ppk.pk, Some(ppk), circuit, r, s)
+    }
+
+    /// [`SNARK::prove`] on a [`PreparedProvingKey`], with the time of each
+    /// phase: the same randomness draws, the same proof.
+    pub fn prove_prepared<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore>(
+        ppk: &PreparedProvingKey<E>,
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        Self::create_proof_prepared(ppk, circuit, r, s)
+    }
+
+    fn create_proof_from<C: ConstraintSynthesizer<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        prepared: Option<&PreparedProvingKey<E>>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
         let start = Instant::now();
         let mut t = ProofTimings::default();
@@ -127,19 +161,35 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             })?;
         let assignment = &full[1..];
 
-        let g1 = |bases: &[E::G1Affine], scalars: &[E::ScalarField]| {
-            zkaccel_cpu::msm(E::g1_bases(bases), scalars).map(E::g1_result)
+        // Each G1 MSM on the key's bases, or on their prepared copies.
+        let g1 = |bases: &[E::G1Affine],
+                  prep: Option<&PreparedBases<E::G1Config>>,
+                  scalars: &[E::ScalarField]| {
+            match prep {
+                Some(p) => p.msm(scalars),
+                None => zkaccel_cpu::msm(E::g1_bases(bases), scalars),
+            }
+            .map(E::g1_result)
         };
         let g2 = |bases: &[E::G2Affine], scalars: &[E::ScalarField]| {
-            zkaccel_cpu::msm(E::g2_bases(bases), scalars).map(E::g2_result)
+            match prepared {
+                Some(p) => p.b_g2.msm(scalars),
+                None => zkaccel_cpu::msm(E::g2_bases(bases), scalars),
+            }
+            .map(E::g2_result)
         };
+        let prep = |f: fn(&PreparedProvingKey<E>) -> &PreparedBases<E::G1Config>| prepared.map(f);
 
-        let h_acc = timed(&mut t.msm_h, || g1(&pk.h_query, &h[..pk.h_query.len()]))?;
-        let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, &witness))?;
+        let h_acc = timed(&mut t.msm_h, || {
+            g1(&pk.h_query, prep(|p| &p.h), &h[..pk.h_query.len()])
+        })?;
+        let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, prep(|p| &p.l), &witness))?;
         let r_s_delta_g1 = pk.delta_g1 * (r * s);
 
         let g_a = {
-            let acc = timed(&mut t.msm_a, || g1(&pk.a_query[1..], assignment))?;
+            let acc = timed(&mut t.msm_a, || {
+                g1(&pk.a_query[1..], prep(|p| &p.a), assignment)
+            })?;
             pk.delta_g1 * r + pk.a_query[0] + acc + pk.vk.alpha_g1
         };
         let s_g_a = g_a * s;
@@ -147,7 +197,9 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         let g1_b = if r.is_zero() {
             E::G1::zero()
         } else {
-            let acc = timed(&mut t.msm_b_g1, || g1(&pk.b_g1_query[1..], assignment))?;
+            let acc = timed(&mut t.msm_b_g1, || {
+                g1(&pk.b_g1_query[1..], prep(|p| &p.b_g1), assignment)
+            })?;
             pk.delta_g1 * s + pk.b_g1_query[0] + acc + pk.beta_g1
         };
         let g2_b = {
@@ -178,6 +230,51 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         let r = E::ScalarField::rand(rng);
         let s = E::ScalarField::rand(rng);
         Self::create_proof(pk, circuit, r, s)
+    }
+}
+
+/// A proving key with precomputed shifted copies of the bases of its five
+/// MSMs ([`PreparedBases`]): built once, reused for many proofs, with the
+/// same proofs as the plain key. The copies cost memory
+/// ([`PreparedProvingKey::extra_memory_bytes`]: about 16 copies of every
+/// query at BN254 sizes) and about one doubling per scalar bit per base to
+/// build.
+pub struct PreparedProvingKey<E: AccelPairing> {
+    pk: ProvingKey<E>,
+    a: PreparedBases<E::G1Config>,
+    b_g1: PreparedBases<E::G1Config>,
+    b_g2: PreparedBases<E::G2Config>,
+    l: PreparedBases<E::G1Config>,
+    h: PreparedBases<E::G1Config>,
+}
+
+impl<E: AccelPairing> PreparedProvingKey<E> {
+    /// Precomputes the shifted bases of `pk`'s A, B (G1 and G2), L and H
+    /// queries.
+    pub fn new(pk: ProvingKey<E>) -> Self {
+        let g1 = |q: &[E::G1Affine]| PreparedBases::new(E::g1_bases(q));
+        Self {
+            a: g1(pk.a_query.get(1..).unwrap_or(&[])),
+            b_g1: g1(pk.b_g1_query.get(1..).unwrap_or(&[])),
+            b_g2: PreparedBases::new(E::g2_bases(pk.b_g2_query.get(1..).unwrap_or(&[]))),
+            l: g1(&pk.l_query),
+            h: g1(&pk.h_query),
+            pk,
+        }
+    }
+
+    /// The underlying ark-groth16 key.
+    pub fn proving_key(&self) -> &ProvingKey<E> {
+        &self.pk
+    }
+
+    /// Memory of the precomputed copies beyond the key itself, in bytes.
+    pub fn extra_memory_bytes(&self) -> usize {
+        self.a.memory_bytes()
+            + self.b_g1.memory_bytes()
+            + self.b_g2.memory_bytes()
+            + self.l.memory_bytes()
+            + self.h.memory_bytes()
     }
 }
 

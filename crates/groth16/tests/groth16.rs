@@ -16,7 +16,7 @@ use ark_snark::SNARK;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkaccel_groth16::circuits::{MerkleMembership, MimcChain, Sha256Circuit};
-use zkaccel_groth16::{backend, Groth16, Groth16Error, NttReduction};
+use zkaccel_groth16::{backend, Groth16, Groth16Error, NttReduction, PreparedProvingKey};
 
 fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
     let mut v = Vec::new();
@@ -26,8 +26,11 @@ fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
 
 /// Setup once, prove with stock ark-groth16, ark-groth16 + NttReduction and
 /// zkaccel from the same seed: all three proofs byte-identical and valid.
-fn same_proofs<E: zkaccel_groth16::AccelPairing, C>(circuit: C, public: &[E::ScalarField])
-where
+fn same_proofs<E: zkaccel_groth16::AccelPairing, C>(
+    circuit: C,
+    public: &[E::ScalarField],
+    prepared: bool,
+) where
     C: ConstraintSynthesizer<E::ScalarField> + Clone,
 {
     let mut rng = ChaCha20Rng::seed_from_u64(11);
@@ -42,14 +45,26 @@ where
         &mut ChaCha20Rng::seed_from_u64(5),
     )
     .unwrap();
-    let ours = Groth16::<E, backend::Cpu>::prove(&pk, circuit, &mut ChaCha20Rng::seed_from_u64(5))
-        .unwrap();
+    let ours =
+        Groth16::<E, backend::Cpu>::prove(&pk, circuit.clone(), &mut ChaCha20Rng::seed_from_u64(5))
+            .unwrap();
     assert_eq!(
         bytes(&ntt_only),
         bytes(&stock),
         "NttReduction proof differs"
     );
     assert_eq!(bytes(&ours), bytes(&stock), "zkaccel proof differs");
+    if prepared {
+        let ppk = PreparedProvingKey::new(pk.clone());
+        assert!(ppk.extra_memory_bytes() > 0);
+        let (p, _) = Groth16::<E, backend::Cpu>::prove_prepared(
+            &ppk,
+            circuit.clone(),
+            &mut ChaCha20Rng::seed_from_u64(5),
+        )
+        .unwrap();
+        assert_eq!(bytes(&p), bytes(&stock), "prepared-key proof differs");
+    }
     assert!(ark_groth16::Groth16::<E>::verify(&vk, public, &ours).unwrap());
     assert!(Groth16::<E>::verify(&vk, public, &ours).unwrap());
     // A wrong public input is rejected (the check can fail).
@@ -61,26 +76,26 @@ where
 #[test]
 fn mimc_chain_bn254() {
     let c = MimcChain::<Fr>::new(Fr::from(3u64), 700);
-    same_proofs::<Bn254, _>(c.clone(), &c.public_inputs());
+    same_proofs::<Bn254, _>(c.clone(), &c.public_inputs(), true);
 }
 
 #[test]
 fn merkle_depth_16_bn254() {
     let c = MerkleMembership::<Fr>::random(16, 7);
-    same_proofs::<Bn254, _>(c.clone(), &c.public_inputs());
+    same_proofs::<Bn254, _>(c.clone(), &c.public_inputs(), true);
 }
 
 #[test]
 fn sha256_one_block_bn254() {
     let c = Sha256Circuit::<Fr>::new(1, 3);
-    same_proofs::<Bn254, _>(c.clone(), &c.public_inputs());
+    same_proofs::<Bn254, _>(c.clone(), &c.public_inputs(), false);
 }
 
 #[test]
 fn mimc_chain_bls12_381() {
     type F = ark_bls12_381::Fr;
     let c = MimcChain::<F>::new(F::from(9u64), 300);
-    same_proofs::<ark_bls12_381::Bls12_381, _>(c.clone(), &c.public_inputs());
+    same_proofs::<ark_bls12_381::Bls12_381, _>(c.clone(), &c.public_inputs(), true);
 }
 
 /// The witness map alone: NttReduction's h equals LibsnarkReduction's.
