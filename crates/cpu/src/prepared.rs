@@ -170,10 +170,29 @@ impl<P: CurveMul> PreparedBases<P> {
         }
         let (c, w) = (self.c, self.windows);
         // digits[i * w + j]: scalar i, window j, aligned with `shifted`.
+        // Scalars equal to one keep zero digits: their bases are summed
+        // directly (circuit witnesses are mostly bits, which would otherwise
+        // all land in one bucket).
+        let one = <P::ScalarField as PrimeField>::BigInt::from(1u64);
         let mut digits = vec![0i32; self.n * w];
-        for (k, d) in scalars.iter().zip(digits.chunks_mut(w)) {
-            signed_digits(k, c, w, d);
+        let mut ones = Vec::new();
+        for (i, (k, d)) in scalars.iter().zip(digits.chunks_mut(w)).enumerate() {
+            if *k == one {
+                ones.push(i);
+            } else if !k.is_zero() {
+                signed_digits(k, c, w, d);
+            }
         }
+        let set = crate::FormulaSet::for_curve::<P>();
+        let ones_sum: Projective<P> = map_indices(ones.len().div_ceil(4096), |t| {
+            let mut acc = Projective::<P>::zero();
+            for &i in &ones[t * 4096..((t + 1) * 4096).min(ones.len())] {
+                crate::formulas::add_affine(&mut acc, &self.shifted[i * w], set, &mut Plain);
+            }
+            acc
+        })
+        .into_iter()
+        .sum();
         // Independent slices of the flat (base, window) list, each with its
         // own buckets: the bucket sum is linear, so the slices' sums add.
         let tasks = rayon_tasks();
@@ -183,7 +202,7 @@ impl<P: CurveMul> PreparedBases<P> {
             let start = range.start;
             window_batch_affine(&self.shifted[range], |x| digits[start + x], c, ops)
         });
-        parts.into_iter().sum()
+        ones_sum + parts.into_iter().sum::<Projective<P>>()
     }
 }
 
