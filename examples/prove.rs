@@ -223,21 +223,23 @@ fn run(a: &Args) -> Result<(String, bool), String> {
     let (zk_proof, zk_split) =
         prove_zk(&pk, circuit.clone(), 1).map_err(|e: Groth16Error| e.to_string())?;
     let identical = bytes(&stock_proof) == bytes(&zk_proof);
+    // Stock ark-groth16's proof, timed against each zkaccel variant.
+    let stock = || {
+        std::hint::black_box(
+            ark_groth16::Groth16::<Bn254>::prove(
+                &pk,
+                circuit.clone(),
+                &mut ChaCha20Rng::seed_from_u64(1),
+            )
+            .ok(),
+        );
+    };
     let (zk_ms, stock_ms) = timing::interleaved(
         a.rounds,
         || {
             std::hint::black_box(prove_zk(&pk, circuit.clone(), 1).ok());
         },
-        || {
-            std::hint::black_box(
-                ark_groth16::Groth16::<Bn254>::prove(
-                    &pk,
-                    circuit.clone(),
-                    &mut ChaCha20Rng::seed_from_u64(1),
-                )
-                .ok(),
-            );
-        },
+        stock,
     );
     // ark-groth16 with only the reduction swapped, against stock.
     let (ntt_only_ms, stock2_ms) = timing::interleaved(
@@ -252,16 +254,7 @@ fn run(a: &Args) -> Result<(String, bool), String> {
                 .ok(),
             );
         },
-        || {
-            std::hint::black_box(
-                ark_groth16::Groth16::<Bn254>::prove(
-                    &pk,
-                    circuit.clone(),
-                    &mut ChaCha20Rng::seed_from_u64(1),
-                )
-                .ok(),
-            );
-        },
+        stock,
     );
 
     // With --prepared: a PreparedProvingKey (precomputed shifted bases),
@@ -293,16 +286,7 @@ fn run(a: &Args) -> Result<(String, bool), String> {
                     .ok(),
                 );
             },
-            || {
-                std::hint::black_box(
-                    ark_groth16::Groth16::<Bn254>::prove(
-                        &pk,
-                        circuit.clone(),
-                        &mut ChaCha20Rng::seed_from_u64(1),
-                    )
-                    .ok(),
-                );
-            },
+            stock,
         );
         Some((build_ms, ppk.extra_memory_bytes(), pms, sms, same))
     } else {

@@ -68,6 +68,15 @@ impl std::error::Error for MsmError {}
 /// Below this many terms (after filtering), `Auto` runs Strauss.
 pub const STRAUSS_MAX_TERMS: usize = 32;
 
+/// `Err(LengthMismatch)` unless there are as many scalars as bases.
+pub(crate) fn check_lengths(bases: usize, scalars: usize) -> Result<(), MsmError> {
+    if bases == scalars {
+        Ok(())
+    } else {
+        Err(MsmError::LengthMismatch { bases, scalars })
+    }
+}
+
 /// `sum k_i P_i` with [`MsmAlgorithm::Auto`].
 pub fn msm<P: CurveMul>(
     bases: &[Affine<P>],
@@ -82,12 +91,7 @@ pub fn msm_with<P: CurveMul>(
     scalars: &[P::ScalarField],
     algorithm: MsmAlgorithm,
 ) -> Result<Projective<P>, MsmError> {
-    if bases.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch {
-            bases: bases.len(),
-            scalars: scalars.len(),
-        });
-    }
+    check_lengths(bases.len(), scalars.len())?;
     Ok(match algorithm {
         MsmAlgorithm::Naive => naive(bases, scalars),
         MsmAlgorithm::Pippenger => pippenger(bases, &to_bigints(scalars)),
@@ -105,12 +109,7 @@ pub fn msm_bigint_with<P: CurveMul>(
     scalars: &[<P::ScalarField as PrimeField>::BigInt],
     algorithm: MsmAlgorithm,
 ) -> Result<Projective<P>, MsmError> {
-    if bases.len() != scalars.len() {
-        return Err(MsmError::LengthMismatch {
-            bases: bases.len(),
-            scalars: scalars.len(),
-        });
-    }
+    check_lengths(bases.len(), scalars.len())?;
     Ok(match algorithm {
         MsmAlgorithm::Naive => bases
             .iter()

@@ -16,7 +16,8 @@ use ark_ff::{AdditiveGroup, BigInteger, PrimeField, Zero};
 
 use crate::formulas::{DetectOps, FieldOps, Plain};
 use crate::msm::{
-    map_indices, msm_bigint_with, signed_digits, window_batch_affine, MsmAlgorithm, MsmError,
+    check_lengths, map_indices, msm_bigint_with, signed_digits, window_batch_affine, MsmAlgorithm,
+    MsmError,
 };
 use crate::CurveMul;
 
@@ -139,12 +140,7 @@ impl<P: CurveMul> PreparedBases<P> {
         &self,
         scalars: &[<P::ScalarField as PrimeField>::BigInt],
     ) -> Result<Projective<P>, MsmError> {
-        if scalars.len() != self.n {
-            return Err(MsmError::LengthMismatch {
-                bases: self.n,
-                scalars: scalars.len(),
-            });
-        }
+        check_lengths(self.n, scalars.len())?;
         if scalars.iter().any(|k| k.num_bits() > self.bits) {
             let bases: Vec<Affine<P>> = self
                 .shifted
