@@ -220,12 +220,21 @@ fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Project
     // both tests are cheap on field elements, so only the rest is converted
     // out of Montgomery form (which matters for sparse inputs).
     let one = P::ScalarField::from(1u64);
+    let trivial = |k: &P::ScalarField| k.is_zero() || *k == one;
+    if !scalars.iter().any(trivial) && !bases.iter().any(|b| b.is_zero()) {
+        // Nothing to filter (dense inputs): no copy of the bases.
+        return bucket_or_strauss(bases, &to_bigints(scalars));
+    }
     let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
     ones + bucket_or_strauss(&kept_b, &to_bigints(&kept_s))
 }
 
 fn auto_bigint<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
     let one = B::from(1u64);
+    let trivial = |k: &B| k.is_zero() || *k == one;
+    if !scalars.iter().any(trivial) && !bases.iter().any(|b| b.is_zero()) {
+        return bucket_or_strauss(bases, scalars);
+    }
     let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
     ones + bucket_or_strauss(&kept_b, &kept_s)
 }
