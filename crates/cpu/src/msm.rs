@@ -13,7 +13,7 @@
 //! the small-scalar path. Issue 4 continues this module (batch-affine
 //! buckets, GLV split, precomputed bases, a measured cost model for `Auto`).
 
-use crate::formulas::{add_affine, double, DetectOps, FieldOps, FormulaSet, Plain};
+use crate::formulas::{double, DetectOps, FieldOps, FormulaSet, Plain};
 use crate::scalar_mul::{interleaved, odd_multiples};
 use crate::xyzz::Xyzz;
 use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
@@ -261,24 +261,43 @@ fn split_terms<P: CurveMul, S: Copy + Send + Sync>(
     is_zero: impl Fn(&S) -> bool + Sync + Send,
     is_one: impl Fn(&S) -> bool + Sync + Send,
 ) -> (Projective<P>, Vec<Affine<P>>, Vec<S>) {
-    let set = FormulaSet::for_curve::<P>();
+    match P::Ops::detect() {
+        Some(ops) => split_terms_with(bases, scalars, is_zero, is_one, ops),
+        None => split_terms_with(bases, scalars, is_zero, is_one, Plain),
+    }
+}
+
+/// [`split_terms`] with the given field arithmetic (the sum of the bases
+/// with scalar one accumulates in XYZZ coordinates).
+#[allow(clippy::type_complexity)]
+fn split_terms_with<P: CurveMul, S: Copy + Send + Sync, O>(
+    bases: &[Affine<P>],
+    scalars: &[S],
+    is_zero: impl Fn(&S) -> bool + Sync + Send,
+    is_one: impl Fn(&S) -> bool + Sync + Send,
+    ops: O,
+) -> (Projective<P>, Vec<Affine<P>>, Vec<S>)
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
     let chunk = FILTER_CHUNK;
     let parts = map_indices(bases.len().div_ceil(chunk), |c| {
         let range = c * chunk..((c + 1) * chunk).min(bases.len());
-        let mut ones = Projective::<P>::zero();
+        let mut ops = ops;
+        let mut ones = Xyzz::<P>::zero();
         let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
         for (b, k) in bases[range.clone()].iter().zip(&scalars[range]) {
             if is_zero(k) || b.is_zero() {
                 continue;
             }
             if is_one(k) {
-                add_affine(&mut ones, b, set, &mut Plain);
+                ones.add_affine(b, &mut ops);
             } else {
                 kept_b.push(*b);
                 kept_s.push(*k);
             }
         }
-        (ones, kept_b, kept_s)
+        (ones.to_projective(&mut ops), kept_b, kept_s)
     });
     let mut ones = Projective::<P>::zero();
     let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
