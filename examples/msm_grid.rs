@@ -1,8 +1,9 @@
 //! Issue 4's "Auto is never more than 5% slower than the best single
 //! algorithm": for each cell of a grid (size x density x scalar width), every
-//! algorithm and arkworks run round-robin on the same inputs; the medians,
-//! Auto's ratio to the best algorithm, and Auto's speed-up over arkworks are
-//! printed as one row per cell (results checked equal).
+//! algorithm and arkworks run on the same inputs, in a fresh random order
+//! each round; the medians, Auto's ratio to the best algorithm, and Auto's
+//! speed-up over arkworks are printed as one row per cell (results checked
+//! equal).
 //!
 //! `cargo run --release --example msm_grid -- [--log-n 10,12,14] [--rounds 5]`
 
@@ -19,11 +20,10 @@ use zkaccel::cpu::{msm_with, MsmAlgorithm};
 #[allow(dead_code)]
 #[path = "compare/flags.rs"]
 mod flags;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
+// Shared with `compare`; this example uses only the median.
+#[allow(dead_code)]
+#[path = "compare/timing.rs"]
+mod timing;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -99,7 +99,7 @@ fn main() {
                         times[k].push(t.elapsed().as_secs_f64() * 1e3);
                     }
                 }
-                let med: Vec<f64> = times.into_iter().map(median).collect();
+                let med: Vec<f64> = times.into_iter().map(timing::median).collect();
                 let (best_i, best) = med[1..algs.len()]
                     .iter()
                     .enumerate()

@@ -23,7 +23,8 @@ pub fn interleaved(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (
     (median(ta), median(tb))
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The median of `v` (upper median for even lengths).
+pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }

@@ -309,8 +309,30 @@ where
     (ones, kept_b, kept_s)
 }
 
-/// Terms per task of `auto`'s zero/one filter.
+/// Terms per task of `auto`'s zero/one filter and of [`sum_affine_with`].
 const FILTER_CHUNK: usize = 4096;
+
+/// `point(0) + ... + point(count - 1)`: parallel chunks accumulated in XYZZ
+/// on `ops`, as `auto` sums the bases of scalars equal to one.
+pub(crate) fn sum_affine_with<P: SWCurveConfig, O>(
+    count: usize,
+    point: impl Fn(usize) -> Affine<P> + Sync + Send,
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    map_indices(count.div_ceil(FILTER_CHUNK), |c| {
+        let mut ops = ops;
+        let mut acc = Xyzz::<P>::zero();
+        for t in c * FILTER_CHUNK..((c + 1) * FILTER_CHUNK).min(count) {
+            acc.add_affine(&point(t), &mut ops);
+        }
+        acc.to_projective(&mut ops)
+    })
+    .into_iter()
+    .sum()
+}
 
 /// Bit length of the widest scalar.
 pub(crate) fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {

@@ -16,8 +16,8 @@ use ark_ff::{AdditiveGroup, BigInteger, PrimeField, Zero};
 
 use crate::formulas::{DetectOps, FieldOps, Plain};
 use crate::msm::{
-    check_lengths, map_indices, msm_bigint_with, signed_digits, window_batch_affine, MsmAlgorithm,
-    MsmError,
+    check_lengths, map_indices, msm_bigint_with, signed_digits, sum_affine_with,
+    window_batch_affine, MsmAlgorithm, MsmError,
 };
 use crate::CurveMul;
 
@@ -179,16 +179,7 @@ impl<P: CurveMul> PreparedBases<P> {
                 signed_digits(k, c, w, d);
             }
         }
-        let set = crate::FormulaSet::for_curve::<P>();
-        let ones_sum: Projective<P> = map_indices(ones.len().div_ceil(4096), |t| {
-            let mut acc = Projective::<P>::zero();
-            for &i in &ones[t * 4096..((t + 1) * 4096).min(ones.len())] {
-                crate::formulas::add_affine(&mut acc, &self.shifted[i * w], set, &mut Plain);
-            }
-            acc
-        })
-        .into_iter()
-        .sum();
+        let ones_sum = sum_affine_with(ones.len(), |t| self.shifted[ones[t] * w], ops);
         // Independent slices of the flat (base, window) list, each with its
         // own buckets: the bucket sum is linear, so the slices' sums add.
         let tasks = rayon_tasks();
