@@ -13,3 +13,7 @@ pub use zkaccel_ntt as ntt;
 
 /// Drop-in Groth16: `NttReduction` and the zkaccel prover ([`zkaccel_groth16`]).
 pub use zkaccel_groth16 as groth16;
+
+/// The CUDA backend: kernels, their host emulation, `CudaMsm` (zkaccel-cuda;
+/// drives a GPU with the feature `cuda`).
+pub use zkaccel_cuda as cuda;

@@ -48,6 +48,13 @@ pub enum MsmError {
         /// Number of scalars.
         scalars: usize,
     },
+    /// A provider other than the CPU (the GPU) failed; the message says why.
+    Backend {
+        /// The provider's name ([`MsmProvider::name`]).
+        backend: &'static str,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for MsmError {
@@ -58,6 +65,9 @@ impl fmt::Display for MsmError {
                     f,
                     "{bases} bases but {scalars} scalars: an MSM needs one scalar per base"
                 )
+            }
+            MsmError::Backend { backend, message } => {
+                write!(f, "the {backend} MSM failed: {message}")
             }
         }
     }

@@ -1,0 +1,161 @@
+// Host emulation of the kernels in kernels/: the same __host__ __device__
+// code, compiled by g++ (through the `cc` crate) with the carry-chain
+// primitives of kernels/util/ptx.cuh emulated on a thread-local flag, and
+// exposed to Rust (crates/cuda/src/emulation.rs) for the tests.
+//
+// Points cross as arrays of 32-bit limbs: affine 16 (x, y; (0, 0) is
+// infinity), Jacobian 24 (X, Y, Z), XYZZ 32 (X, Y, ZZ, ZZZ), Montgomery form.
+// Kernel launches run the kernel body for every (block, thread) of the
+// blocks [block_begin, block_end) of a simulated grid.
+#include <stddef.h>
+#include <string.h>
+
+#include "msm/dbc_msm.cuh"
+
+using namespace zk;
+
+namespace {
+
+template <class T>
+T load(const uint32_t* p) {
+    T t;
+    static_assert(sizeof(T) % 4 == 0, "limb types only");
+    memcpy(&t, p, sizeof(T));
+    return t;
+}
+
+template <class T>
+void store(uint32_t* p, const T& t) {
+    memcpy(p, &t, sizeof(T));
+}
+
+template <class F>
+void field_op(uint32_t op, const uint32_t* a, const uint32_t* b, uint32_t* out) {
+    F x = load<F>(a), y = load<F>(b), r;
+    switch (op) {
+        case 0: r = x + y; break;
+        case 1: r = x - y; break;
+        case 2: r = x.neg(); break;
+        case 3: r = x.dbl(); break;
+        case 4: r = x * y; break;
+        case 5: r = x.sqr(); break;
+        case 6: r = x.from_montgomery(); break;
+        default: r = F::zero(); break;
+    }
+    store(out, r);
+}
+
+/// Records the terms a chain feeds to its sink.
+struct record_sink {
+    int32_t* out;
+    uint32_t max;
+    uint32_t len;
+    void operator()(const dbc_term& t) {
+        if (len < max) {
+            out[3 * len] = t.sign;
+            out[3 * len + 1] = (int32_t)t.a;
+            out[3 * len + 2] = (int32_t)t.b;
+        }
+        len++;
+    }
+};
+
+}  // namespace
+
+static_assert(sizeof(bn254_fq) == 32, "8 limbs");
+static_assert(sizeof(bn254_g1_affine) == 64, "x, y");
+static_assert(sizeof(bn254_g1_jacobian) == 96, "X, Y, Z");
+static_assert(sizeof(bn254_g1_xyzz) == 128, "X, Y, ZZ, ZZZ");
+
+extern "C" {
+
+/// sizeof(dbc_tables) and the offsets of its fields, for the layout test.
+void zk_emu_tables_layout(uint64_t* out) {
+    out[0] = sizeof(dbc_tables);
+    out[1] = offsetof(dbc_tables, window);
+    out[2] = offsetof(dbc_tables, pow3);
+    out[3] = offsetof(dbc_tables, pow3_bits);
+    out[4] = offsetof(dbc_tables, pow3_mant);
+    out[5] = offsetof(dbc_tables, order);
+}
+
+/// field 0 = Fq, 1 = Fr; op 0 add, 1 sub, 2 neg, 3 dbl, 4 mul, 5 sqr, 6 from_montgomery.
+void zk_emu_fp(uint32_t field, uint32_t op, const uint32_t* a, const uint32_t* b, uint32_t* out) {
+    if (field == 0) {
+        field_op<bn254_fq>(op, a, b, out);
+    } else {
+        field_op<bn254_fr>(op, a, b, out);
+    }
+}
+
+/// Jacobian ops on BN254 G1: 0 dbl(p), 1 tpl(p), 2 p + q, 3 p + qa (affine), 4 -p,
+/// 5 from_affine(qa).
+void zk_emu_g1(uint32_t op, const uint32_t* p, const uint32_t* q, const uint32_t* qa,
+               uint32_t* out) {
+    bn254_g1_jacobian a = load<bn254_g1_jacobian>(p), b = load<bn254_g1_jacobian>(q), r;
+    bn254_g1_affine c = load<bn254_g1_affine>(qa);
+    switch (op) {
+        case 0: r = a.dbl(); break;
+        case 1: r = a.tpl(); break;
+        case 2: r = a + b; break;
+        case 3: r = a.add_affine(c); break;
+        case 4: r = a.neg(); break;
+        default: r = bn254_g1_jacobian::from_affine(c); break;
+    }
+    store(out, r);
+}
+
+/// XYZZ ops on BN254 G1 (p, q XYZZ; qa affine): 0 from_affine(qa), 1 dbl(p),
+/// 2 p + qa, 3 p + q, 4 dbl_affine(qa) -> XYZZ out; 5 to_jacobian(p) -> Jacobian out.
+void zk_emu_xyzz(uint32_t op, const uint32_t* p, const uint32_t* q, const uint32_t* qa,
+                 uint32_t* out) {
+    bn254_g1_xyzz a = load<bn254_g1_xyzz>(p), b = load<bn254_g1_xyzz>(q), r;
+    bn254_g1_affine c = load<bn254_g1_affine>(qa);
+    switch (op) {
+        case 0: r = bn254_g1_xyzz::from_affine(c); break;
+        case 1: r = a.dbl(); break;
+        case 2: r = a.add_affine(c); break;
+        case 3: r = a + b; break;
+        case 4: r = bn254_g1_xyzz::dbl_affine(c); break;
+        default: store(out, a.to_jacobian()); return;
+    }
+    store(out, r);
+}
+
+/// The chain a thread computes for the integer k (8 limbs): up to `max`
+/// terms (sign, a, b) into `terms`, the full length into `len`; returns the
+/// kind (0 none, 1 greedy DBC, 2 NAF).
+uint32_t zk_emu_dbc_chain(const uint32_t* k, uint32_t delta, const dbc_tables* t, int32_t* terms,
+                          uint32_t max, uint32_t* len) {
+    dbc_uint n = dbc_uint::zero();
+    for (int i = 0; i < 8; i++) n.w[i] = k[i];
+    record_sink sink = {terms, max, 0};
+    uint32_t kind = dbc_suboptimal(n, delta, *t, sink);
+    *len = sink.len;
+    return kind;
+}
+
+void zk_emu_fr_from_montgomery(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                               uint32_t* scalars, uint32_t n) {
+    for (uint32_t b = block_begin; b < block_end; b++)
+        for (uint32_t t = 0; t < block_dim; t++) fr_from_montgomery_body(b * block_dim + t, scalars, n);
+}
+
+void zk_emu_dbc_msm_terms(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                          const uint32_t* bases, const uint32_t* scalars, uint32_t* out,
+                          uint32_t n, uint32_t delta, const dbc_tables* t) {
+    for (uint32_t b = block_begin; b < block_end; b++)
+        for (uint32_t th = 0; th < block_dim; th++)
+            dbc_msm_terms_body(b * block_dim + th, (const bn254_g1_affine*)bases, scalars,
+                               (bn254_g1_jacobian*)out, n, delta, t);
+}
+
+void zk_emu_reduce_pairs(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                         const uint32_t* in, uint32_t* out, uint32_t n) {
+    for (uint32_t b = block_begin; b < block_end; b++)
+        for (uint32_t t = 0; t < block_dim; t++)
+            reduce_pairs_body(b * block_dim + t, (const bn254_g1_jacobian*)in,
+                              (bn254_g1_jacobian*)out, n);
+}
+
+}  // extern "C"

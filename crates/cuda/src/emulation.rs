@@ -1,0 +1,382 @@
+//! Host emulation of the kernels: the CUDA C++ of `kernels/`, compiled for
+//! the CPU by g++ (see `build.rs` and `host/emulation.cpp`), with the PTX
+//! carry-chain instructions emulated on a thread-local flag.
+//!
+//! The tests use it to check every kernel algorithm against arkworks and
+//! zkaccel-dbc on every CI run, without a GPU: field and point formulas one
+//! operation at a time, the chain each thread computes, and whole kernel
+//! launches over a simulated grid (every `(block, thread)` index, blocks
+//! spread over the host's cores), in the same sequence as the GPU runtime.
+//! It is slow (32-bit limbs, an emulated carry flag): a test tool, not a
+//! CPU backend.
+
+use crate::layout::{fq_limbs, fr_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
+use crate::plan::{LaunchPlan, ReductionRounds};
+use crate::tables::DbcTables;
+use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
+use ark_ff::{BigInt, Zero};
+use zkaccel_dbc::{Dbc, Sign, Term};
+
+mod ffi {
+    use crate::tables::DbcTables;
+    extern "C" {
+        pub fn zk_emu_tables_layout(out: *mut u64);
+        pub fn zk_emu_fp(field: u32, op: u32, a: *const u32, b: *const u32, out: *mut u32);
+        pub fn zk_emu_g1(op: u32, p: *const u32, q: *const u32, qa: *const u32, out: *mut u32);
+        pub fn zk_emu_xyzz(op: u32, p: *const u32, q: *const u32, qa: *const u32, out: *mut u32);
+        pub fn zk_emu_dbc_chain(
+            k: *const u32,
+            delta: u32,
+            t: *const DbcTables,
+            terms: *mut i32,
+            max: u32,
+            len: *mut u32,
+        ) -> u32;
+        pub fn zk_emu_fr_from_montgomery(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            scalars: *mut u32,
+            n: u32,
+        );
+        pub fn zk_emu_dbc_msm_terms(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            bases: *const u32,
+            scalars: *const u32,
+            out: *mut u32,
+            n: u32,
+            delta: u32,
+            t: *const DbcTables,
+        );
+        pub fn zk_emu_reduce_pairs(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            inp: *const u32,
+            out: *mut u32,
+            n: u32,
+        );
+    }
+}
+
+/// `sizeof(dbc_tables)` and the offsets of `window`, `pow3`, `pow3_bits`,
+/// `pow3_mant` and `order` as the C++ compiler laid them out.
+pub fn tables_layout() -> [u64; 6] {
+    let mut out = [0u64; 6];
+    // SAFETY: the callee writes exactly 6 u64.
+    unsafe { ffi::zk_emu_tables_layout(out.as_mut_ptr()) };
+    out
+}
+
+/// A field operation of the kernels' Montgomery arithmetic (`kernels/ff/mont.cuh`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldOp {
+    /// `a + b`.
+    Add = 0,
+    /// `a - b`.
+    Sub = 1,
+    /// `-a`.
+    Neg = 2,
+    /// `2a`.
+    Double = 3,
+    /// `a * b`.
+    Mul = 4,
+    /// `a^2`.
+    Square = 5,
+    /// The integer of the Montgomery form (`a / R`), as raw limbs.
+    FromMontgomery = 6,
+}
+
+fn fp_raw(field: u32, op: FieldOp, a: [u32; 8], b: [u32; 8]) -> [u32; 8] {
+    let mut out = [0u32; 8];
+    // SAFETY: a, b and out are 8 limbs each, as the callee reads and writes.
+    unsafe { ffi::zk_emu_fp(field, op as u32, a.as_ptr(), b.as_ptr(), out.as_mut_ptr()) };
+    out
+}
+
+/// `op` on BN254 Fq by the kernels' code; raw Montgomery limbs out.
+pub fn fq_op(op: FieldOp, a: &Fq, b: &Fq) -> [u32; 8] {
+    fp_raw(0, op, fq_limbs(a), fq_limbs(b))
+}
+
+/// `op` on BN254 Fr by the kernels' code; raw Montgomery limbs out.
+pub fn fr_op(op: FieldOp, a: &Fr, b: &Fr) -> [u32; 8] {
+    fp_raw(1, op, fr_limbs(a), fr_limbs(b))
+}
+
+/// A point operation of `kernels/ec/jacobian.cuh` on BN254 G1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointOp {
+    /// `2p` (dbl-2009-l).
+    Double = 0,
+    /// `3p` (tpl-2007-bl, a = 0).
+    Triple = 1,
+    /// `p + q` (add-2007-bl).
+    Add = 2,
+    /// `p + q` with `q` affine (madd-2007-bl).
+    AddAffine = 3,
+    /// `-p`.
+    Neg = 4,
+    /// `q` (affine) to Jacobian.
+    FromAffine = 5,
+}
+
+/// `op` by the kernels' code (`q` is read by `Add`, `qa` by `AddAffine` and
+/// `FromAffine`); raw Jacobian limbs out.
+pub fn g1_op(op: PointOp, p: &G1Projective, q: &G1Projective, qa: &G1Affine) -> DeviceJacobian {
+    let (p, q, qa) = (
+        DeviceJacobian::from_ark(p),
+        DeviceJacobian::from_ark(q),
+        DeviceAffine::from_ark(qa),
+    );
+    let mut out = DeviceJacobian::default();
+    // SAFETY: 24, 24, 16 limbs in, 24 out, as the callee expects.
+    unsafe {
+        ffi::zk_emu_g1(
+            op as u32,
+            p.0.as_ptr(),
+            q.0.as_ptr(),
+            qa.0.as_ptr(),
+            out.0.as_mut_ptr(),
+        )
+    };
+    out
+}
+
+/// An XYZZ operation of `kernels/ec/xyzz.cuh` on BN254 G1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum XyzzOp {
+    /// `qa` (affine) to XYZZ.
+    FromAffine = 0,
+    /// `2p` (dbl-2008-s-1).
+    Double = 1,
+    /// `p + qa` (madd-2008-s).
+    AddAffine = 2,
+    /// `p + q` (add-2008-s).
+    Add = 3,
+    /// `2 qa` (mdbl-2008-s-1).
+    DoubleAffine = 4,
+}
+
+/// `op` by the kernels' code.
+pub fn xyzz_op(op: XyzzOp, p: &DeviceXyzz, q: &DeviceXyzz, qa: &G1Affine) -> DeviceXyzz {
+    let qa = DeviceAffine::from_ark(qa);
+    let mut out = DeviceXyzz::default();
+    // SAFETY: 32, 32, 16 limbs in, 32 out.
+    unsafe {
+        ffi::zk_emu_xyzz(
+            op as u32,
+            p.0.as_ptr(),
+            q.0.as_ptr(),
+            qa.0.as_ptr(),
+            out.0.as_mut_ptr(),
+        )
+    };
+    out
+}
+
+/// An XYZZ point converted to Jacobian by the kernels' code.
+pub fn xyzz_to_jacobian(p: &DeviceXyzz) -> DeviceJacobian {
+    let mut wide = [0u32; 32];
+    let zero = DeviceXyzz::default();
+    let qa = DeviceAffine::default();
+    // SAFETY: 32, 32, 16 limbs in, up to 32 out (op 5 writes 24).
+    unsafe {
+        ffi::zk_emu_xyzz(
+            5,
+            p.0.as_ptr(),
+            zero.0.as_ptr(),
+            qa.0.as_ptr(),
+            wide.as_mut_ptr(),
+        )
+    };
+    let mut out = DeviceJacobian::default();
+    out.0.copy_from_slice(&wide[..24]);
+    out
+}
+
+/// Which chain a GPU thread used for its scalar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainKind {
+    /// The scalar is zero: no chain.
+    None,
+    /// Eom's greedy chain for a MinCost leading term (cheaper than the NAF).
+    Greedy,
+    /// The NAF (no greedy candidate was cheaper, or all got stuck).
+    Naf,
+}
+
+/// The chain a GPU thread computes for the integer `k` (`kernels/dbc/chain.cuh`).
+pub fn thread_chain(k: &BigInt<4>, delta: u32, tables: &DbcTables) -> (ChainKind, Dbc) {
+    let limbs = crate::layout::scalar_limbs(k);
+    const MAX: usize = 300;
+    let mut raw = vec![0i32; 3 * MAX];
+    let mut len = 0u32;
+    // SAFETY: 8 limbs in, a table, room for MAX terms; len is written.
+    let kind = unsafe {
+        ffi::zk_emu_dbc_chain(
+            limbs.as_ptr(),
+            delta,
+            tables,
+            raw.as_mut_ptr(),
+            MAX as u32,
+            &mut len,
+        )
+    };
+    let terms = raw
+        .chunks(3)
+        .take((len as usize).min(MAX))
+        .map(|t| Term {
+            sign: if t[0] > 0 { Sign::Plus } else { Sign::Minus },
+            a: t[1] as u32,
+            b: t[2] as u32,
+        })
+        .collect();
+    let kind = match kind {
+        1 => ChainKind::Greedy,
+        2 => ChainKind::Naf,
+        _ => ChainKind::None,
+    };
+    (kind, Dbc::from_terms(terms))
+}
+
+/// Runs `body(block_begin, block_end)` over the plan's blocks, split into
+/// contiguous ranges on the host's cores (a simulated grid).
+fn simulate_grid(plan: LaunchPlan, body: impl Fn(u32, u32) + Sync) {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(plan.grid as usize)
+        .max(1) as u32;
+    let per = plan.grid.div_ceil(threads);
+    std::thread::scope(|s| {
+        for t in 0..threads {
+            let (lo, hi) = (t * per, ((t + 1) * per).min(plan.grid));
+            if lo < hi {
+                let body = &body;
+                s.spawn(move || body(lo, hi));
+            }
+        }
+    });
+}
+
+/// Raw pointer wrapper so the simulated blocks can share an output buffer;
+/// each block writes only its own threads' elements.
+#[derive(Clone, Copy)]
+struct SharedMut(*mut u32);
+// SAFETY: blocks write disjoint elements (thread i writes element i only).
+unsafe impl Send for SharedMut {}
+// SAFETY: as above.
+unsafe impl Sync for SharedMut {}
+
+/// The kernel `zk_fr_from_montgomery` over a simulated grid.
+pub fn launch_fr_from_montgomery(plan: LaunchPlan, scalars: &mut [[u32; 8]]) {
+    let n = scalars.len() as u32;
+    assert!(plan.covers(n), "the grid must cover every scalar");
+    let ptr = SharedMut(scalars.as_mut_ptr().cast());
+    simulate_grid(plan, |lo, hi| {
+        let p = ptr;
+        // SAFETY: n scalars of 8 limbs; thread i touches scalar i only.
+        unsafe { ffi::zk_emu_fr_from_montgomery(lo, hi, plan.block, p.0, n) }
+    });
+}
+
+/// The kernel `zk_dbc_msm_terms` over a simulated grid: `out[i] = k_i P_i`.
+pub fn launch_dbc_msm_terms(
+    plan: LaunchPlan,
+    bases: &[DeviceAffine],
+    scalars: &[[u32; 8]],
+    out: &mut [DeviceJacobian],
+    delta: u32,
+    tables: &DbcTables,
+) {
+    let n = bases.len() as u32;
+    assert!(scalars.len() == bases.len() && out.len() == bases.len());
+    assert!(plan.covers(n), "the grid must cover every term");
+    let ptr = SharedMut(out.as_mut_ptr().cast());
+    simulate_grid(plan, |lo, hi| {
+        let p = ptr;
+        // SAFETY: n bases (16 limbs), n scalars (8), n outputs (24); thread i
+        // writes out[i] only; the tables are read-only.
+        unsafe {
+            ffi::zk_emu_dbc_msm_terms(
+                lo,
+                hi,
+                plan.block,
+                bases.as_ptr().cast(),
+                scalars.as_ptr().cast(),
+                p.0,
+                n,
+                delta,
+                tables,
+            )
+        }
+    });
+}
+
+/// The kernel `zk_reduce_pairs` over a simulated grid:
+/// `out[i] = inp[2i] + inp[2i + 1]`.
+pub fn launch_reduce_pairs(plan: LaunchPlan, inp: &[DeviceJacobian], out: &mut [DeviceJacobian]) {
+    let n = inp.len() as u32;
+    assert!(out.len() >= inp.len().div_ceil(2));
+    assert!(plan.covers(n.div_ceil(2)), "the grid must cover every pair");
+    let ptr = SharedMut(out.as_mut_ptr().cast());
+    simulate_grid(plan, |lo, hi| {
+        let p = ptr;
+        // SAFETY: n inputs, ceil(n/2) outputs, disjoint buffers; thread i
+        // writes out[i] only.
+        unsafe { ffi::zk_emu_reduce_pairs(lo, hi, plan.block, inp.as_ptr().cast(), p.0, n) }
+    });
+}
+
+/// Sums points with the reduction kernel, round by round, as the GPU does.
+pub fn reduce(points: Vec<DeviceJacobian>) -> DeviceJacobian {
+    let mut cur = points;
+    if cur.is_empty() {
+        return DeviceJacobian::from_ark(&G1Projective::zero());
+    }
+    for round in ReductionRounds::new(cur.len() as u32) {
+        let mut next = vec![DeviceJacobian::default(); round.outputs as usize];
+        launch_reduce_pairs(LaunchPlan::for_threads(round.outputs), &cur, &mut next);
+        cur = next;
+    }
+    cur[0]
+}
+
+/// The paper's per-thread DBC MSM, every kernel emulated: one chain and
+/// scalar multiplication per term, then the pairwise reduction. Integer
+/// scalars (below 2^256).
+pub fn dbc_msm_bigint(bases: &[G1Affine], scalars: &[BigInt<4>], delta: u32) -> DeviceJacobian {
+    let tables = DbcTables::new();
+    let k: Vec<[u32; 8]> = scalars.iter().map(crate::layout::scalar_limbs).collect();
+    terms_and_reduce(bases, &k, delta, &tables)
+}
+
+/// The same over field scalars: their Montgomery limbs go in, and the kernel
+/// `zk_fr_from_montgomery` turns them into integers first, as on the GPU.
+pub fn dbc_msm(bases: &[G1Affine], scalars: &[Fr], delta: u32) -> DeviceJacobian {
+    let tables = DbcTables::new();
+    let mut k: Vec<[u32; 8]> = scalars.iter().map(fr_limbs).collect();
+    if !k.is_empty() {
+        launch_fr_from_montgomery(LaunchPlan::for_threads(k.len() as u32), &mut k);
+    }
+    terms_and_reduce(bases, &k, delta, &tables)
+}
+
+fn terms_and_reduce(
+    bases: &[G1Affine],
+    k: &[[u32; 8]],
+    delta: u32,
+    tables: &DbcTables,
+) -> DeviceJacobian {
+    assert_eq!(bases.len(), k.len(), "one scalar per base");
+    let b: Vec<DeviceAffine> = bases.iter().map(DeviceAffine::from_ark).collect();
+    let mut terms = vec![DeviceJacobian::default(); b.len()];
+    if !b.is_empty() {
+        let plan = LaunchPlan::for_threads(b.len() as u32);
+        launch_dbc_msm_terms(plan, &b, k, &mut terms, delta, tables);
+    }
+    reduce(terms)
+}

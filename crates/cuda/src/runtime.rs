@@ -1,0 +1,283 @@
+//! The GPU runtime on `cust` 0.3 (feature `cuda`): one context per device,
+//! the embedded PTX loaded as a module, a stream, device buffers, and the
+//! MSM pipeline (`zk_fr_from_montgomery` where needed, `zk_dbc_msm_terms`,
+//! then `zk_reduce_pairs` round by round, as [`crate::plan`] lays out and as
+//! the host emulation runs it), chunked to fit device memory.
+
+use crate::error::CudaError;
+use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
+use crate::plan::{LaunchPlan, ReductionRounds};
+use crate::tables::DbcTables;
+use cust::context::{Context, CurrentContext};
+use cust::device::Device;
+use cust::launch;
+use cust::memory::{CopyDestination, DeviceBox, DeviceBuffer};
+use cust::module::Module;
+use cust::stream::{Stream, StreamFlags};
+use cust::CudaFlags;
+use std::sync::Mutex;
+
+/// The PTX built from `kernels/zkaccel.cu` (PTX ISA 8.0, compute_80).
+pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/zkaccel.ptx"));
+
+/// Device bytes per MSM term: base (64), scalar (32), product (96), and the
+/// first reduction round's output (48).
+pub const BYTES_PER_TERM: usize = 64 + 32 + 96 + 48;
+
+struct Inner {
+    ctx: Context,
+    module: Module,
+    stream: Stream,
+    tables: DeviceBox<DbcTables>,
+}
+
+/// A CUDA device ready to run zkaccel's kernels.
+pub struct CudaContext {
+    inner: Mutex<Inner>,
+    ordinal: u32,
+    name: String,
+    total_memory: usize,
+}
+
+impl std::fmt::Debug for CudaContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CudaContext")
+            .field("ordinal", &self.ordinal)
+            .field("name", &self.name)
+            .field("total_memory", &self.total_memory)
+            .finish()
+    }
+}
+
+impl CudaContext {
+    /// Initialises the driver, opens device `ordinal` and loads the kernels.
+    /// `Err(CudaError::NoDevice)` where there is no GPU (no panic, no abort).
+    pub fn new(ordinal: u32) -> Result<CudaContext, CudaError> {
+        cust::init(CudaFlags::empty())?;
+        let count = Device::num_devices()?;
+        if count == 0 {
+            return Err(CudaError::NoDevice);
+        }
+        if ordinal >= count {
+            return Err(CudaError::InvalidDevice { ordinal, count });
+        }
+        let device = Device::get_device(ordinal)?;
+        let ctx = Context::new(device)?;
+        CurrentContext::set_current(&ctx)?;
+        let module = Module::from_ptx(PTX, &[])?;
+        let stream = Stream::new(StreamFlags::NON_BLOCKING, None)?;
+        let tables = DeviceBox::new(&*DbcTables::new())?;
+        Ok(CudaContext {
+            name: device.name()?,
+            total_memory: device.total_memory()?,
+            ordinal,
+            inner: Mutex::new(Inner {
+                ctx,
+                module,
+                stream,
+                tables,
+            }),
+        })
+    }
+
+    /// The device's ordinal.
+    pub fn ordinal(&self) -> u32 {
+        self.ordinal
+    }
+
+    /// The device's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The device's memory, in bytes.
+    pub fn total_memory(&self) -> usize {
+        self.total_memory
+    }
+
+    fn lock(&self) -> Result<std::sync::MutexGuard<'_, Inner>, CudaError> {
+        let g = self
+            .inner
+            .lock()
+            .map_err(|_| CudaError::Driver("a previous GPU call panicked".into()))?;
+        CurrentContext::set_current(&g.ctx)?;
+        Ok(g)
+    }
+
+    /// `sum k_i P_i` by the paper's per-thread DBC method; `scalars` are
+    /// integers, or Fr Montgomery limbs when `montgomery`. Inputs larger than
+    /// the free device memory run in chunks, summed on the host.
+    pub fn dbc_msm(
+        &self,
+        bases: &[DeviceAffine],
+        scalars: &[[u32; 8]],
+        montgomery: bool,
+        delta: u32,
+    ) -> Result<Vec<DeviceJacobian>, CudaError> {
+        assert_eq!(bases.len(), scalars.len(), "checked by the caller");
+        let g = self.lock()?;
+        let (free, _) = cust::memory::mem_get_info()?;
+        let chunk = (free / 10 * 8 / BYTES_PER_TERM).min(u32::MAX as usize / 2);
+        if chunk == 0 && !bases.is_empty() {
+            return Err(CudaError::OutOfMemory {
+                requested: BYTES_PER_TERM,
+                free,
+            });
+        }
+        let mut partial = Vec::new();
+        for (b, k) in bases.chunks(chunk.max(1)).zip(scalars.chunks(chunk.max(1))) {
+            partial.push(run_chunk(&g, b, k, montgomery, delta)?);
+        }
+        Ok(partial)
+    }
+
+    /// `a_i * b_i` in Fq on the device (Montgomery limbs), one per thread.
+    pub fn fq_mul(&self, a: &[[u32; 8]], b: &[[u32; 8]]) -> Result<Vec<[u32; 8]>, CudaError> {
+        let g = self.lock()?;
+        let n = a.len().min(b.len()) as u32;
+        let (da, db) = (
+            DeviceBuffer::from_slice(&a[..n as usize])?,
+            DeviceBuffer::from_slice(&b[..n as usize])?,
+        );
+        let out = DeviceBuffer::from_slice(&vec![[0u32; 8]; n.max(1) as usize])?;
+        let p = LaunchPlan::for_threads(n);
+        let (module, stream) = (&g.module, &g.stream);
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_fq_mul<<<p.grid, p.block, 0, stream>>>(
+                da.as_device_ptr(), db.as_device_ptr(), out.as_device_ptr(), n))?;
+        }
+        stream.synchronize()?;
+        let mut host = vec![[0u32; 8]; n.max(1) as usize];
+        out.copy_to(&mut host[..])?;
+        host.truncate(n as usize);
+        Ok(host)
+    }
+
+    /// `a_i + b_i` (Jacobian, add-2007-bl) on the device.
+    pub fn g1_add(
+        &self,
+        a: &[DeviceJacobian],
+        b: &[DeviceJacobian],
+    ) -> Result<Vec<DeviceJacobian>, CudaError> {
+        let g = self.lock()?;
+        let n = a.len().min(b.len()) as u32;
+        let (da, db) = (
+            DeviceBuffer::from_slice(&a[..n as usize])?,
+            DeviceBuffer::from_slice(&b[..n as usize])?,
+        );
+        let out = DeviceBuffer::from_slice(&vec![DeviceJacobian::default(); n.max(1) as usize])?;
+        let p = LaunchPlan::for_threads(n);
+        let (module, stream) = (&g.module, &g.stream);
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_g1_add<<<p.grid, p.block, 0, stream>>>(
+                da.as_device_ptr(), db.as_device_ptr(), out.as_device_ptr(), n))?;
+        }
+        stream.synchronize()?;
+        let mut host = vec![DeviceJacobian::default(); n.max(1) as usize];
+        out.copy_to(&mut host[..])?;
+        host.truncate(n as usize);
+        Ok(host)
+    }
+
+    /// `(2 a_i, 3 a_i)` on the device.
+    pub fn g1_dbl_tpl(
+        &self,
+        a: &[DeviceJacobian],
+    ) -> Result<(Vec<DeviceJacobian>, Vec<DeviceJacobian>), CudaError> {
+        let g = self.lock()?;
+        let n = a.len() as u32;
+        let da = DeviceBuffer::from_slice(a)?;
+        let zero = vec![DeviceJacobian::default(); n.max(1) as usize];
+        let (d2, d3) = (
+            DeviceBuffer::from_slice(&zero)?,
+            DeviceBuffer::from_slice(&zero)?,
+        );
+        let p = LaunchPlan::for_threads(n);
+        let (module, stream) = (&g.module, &g.stream);
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_g1_dbl_tpl<<<p.grid, p.block, 0, stream>>>(
+                da.as_device_ptr(), d2.as_device_ptr(), d3.as_device_ptr(), n))?;
+        }
+        stream.synchronize()?;
+        let (mut h2, mut h3) = (zero.clone(), zero);
+        d2.copy_to(&mut h2[..])?;
+        d3.copy_to(&mut h3[..])?;
+        h2.truncate(n as usize);
+        h3.truncate(n as usize);
+        Ok((h2, h3))
+    }
+
+    /// `a_i + b_i` (XYZZ plus affine, madd-2008-s) on the device.
+    pub fn xyzz_add_affine(
+        &self,
+        a: &[DeviceXyzz],
+        b: &[DeviceAffine],
+    ) -> Result<Vec<DeviceXyzz>, CudaError> {
+        let g = self.lock()?;
+        let n = a.len().min(b.len()) as u32;
+        let (da, db) = (
+            DeviceBuffer::from_slice(&a[..n as usize])?,
+            DeviceBuffer::from_slice(&b[..n as usize])?,
+        );
+        let out = DeviceBuffer::from_slice(&vec![DeviceXyzz::default(); n.max(1) as usize])?;
+        let p = LaunchPlan::for_threads(n);
+        let (module, stream) = (&g.module, &g.stream);
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_g1_xyzz_madd<<<p.grid, p.block, 0, stream>>>(
+                da.as_device_ptr(), db.as_device_ptr(), out.as_device_ptr(), n))?;
+        }
+        stream.synchronize()?;
+        let mut host = vec![DeviceXyzz::default(); n.max(1) as usize];
+        out.copy_to(&mut host[..])?;
+        host.truncate(n as usize);
+        Ok(host)
+    }
+}
+
+fn run_chunk(
+    g: &Inner,
+    bases: &[DeviceAffine],
+    scalars: &[[u32; 8]],
+    montgomery: bool,
+    delta: u32,
+) -> Result<DeviceJacobian, CudaError> {
+    let n = bases.len() as u32;
+    let (module, stream) = (&g.module, &g.stream);
+    let d_bases = DeviceBuffer::from_slice(bases)?;
+    let d_scalars = DeviceBuffer::from_slice(scalars)?;
+    let mut cur = DeviceBuffer::from_slice(&vec![DeviceJacobian::default(); n as usize])?;
+    if montgomery {
+        let p = LaunchPlan::for_threads(n);
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_fr_from_montgomery<<<p.grid, p.block, 0, stream>>>(
+                d_scalars.as_device_ptr(), n))?;
+        }
+    }
+    let p = LaunchPlan::for_threads(n);
+    // SAFETY: n bases, n scalars, n outputs; the tables live as long as the context.
+    unsafe {
+        launch!(module.zk_dbc_msm_terms<<<p.grid, p.block, 0, stream>>>(
+            d_bases.as_device_ptr(), d_scalars.as_device_ptr(), cur.as_device_ptr(),
+            n, delta, g.tables.as_device_ptr()))?;
+    }
+    for round in ReductionRounds::new(n) {
+        let next =
+            DeviceBuffer::from_slice(&vec![DeviceJacobian::default(); round.outputs as usize])?;
+        let p = LaunchPlan::for_threads(round.outputs);
+        // SAFETY: `cur` holds round.inputs points, `next` round.outputs; disjoint.
+        unsafe {
+            launch!(module.zk_reduce_pairs<<<p.grid, p.block, 0, stream>>>(
+                cur.as_device_ptr(), next.as_device_ptr(), round.inputs))?;
+        }
+        cur = next;
+    }
+    stream.synchronize()?;
+    let mut out = [DeviceJacobian::default()];
+    cur.index(0..1).copy_to(&mut out[..])?;
+    Ok(out[0])
+}

@@ -1,0 +1,54 @@
+// The kernels zkaccel-cuda loads (compiled to PTX by crates/cuda/build.rs).
+// Each is a thin wrapper of a __host__ __device__ body that the host tests
+// run over a simulated grid (crates/cuda/host/emulation.cpp).
+#include "msm/dbc_msm.cuh"
+
+using namespace zk;
+
+#define ZK_TID (blockIdx.x * blockDim.x + threadIdx.x)
+
+extern "C" __global__ void zk_fr_from_montgomery(uint32_t* scalars, uint32_t n) {
+    fr_from_montgomery_body(ZK_TID, scalars, n);
+}
+
+extern "C" __global__ void zk_dbc_msm_terms(const bn254_g1_affine* __restrict__ bases,
+                                            const uint32_t* __restrict__ scalars,
+                                            bn254_g1_jacobian* __restrict__ out, uint32_t n,
+                                            uint32_t delta, const dbc_tables* __restrict__ t) {
+    dbc_msm_terms_body(ZK_TID, bases, scalars, out, n, delta, t);
+}
+
+extern "C" __global__ void zk_reduce_pairs(const bn254_g1_jacobian* __restrict__ in,
+                                           bn254_g1_jacobian* __restrict__ out, uint32_t n) {
+    reduce_pairs_body(ZK_TID, in, out, n);
+}
+
+// Field and point kernels, one operation per thread: the GPU side of the
+// tests that compare each formula with the CPU (and ptxas's register and
+// spill report for the formulas alone).
+extern "C" __global__ void zk_fq_mul(const bn254_fq* a, const bn254_fq* b, bn254_fq* out,
+                                     uint32_t n) {
+    uint32_t i = ZK_TID;
+    if (i < n) out[i] = a[i] * b[i];
+}
+
+extern "C" __global__ void zk_g1_add(const bn254_g1_jacobian* a, const bn254_g1_jacobian* b,
+                                     bn254_g1_jacobian* out, uint32_t n) {
+    uint32_t i = ZK_TID;
+    if (i < n) out[i] = a[i] + b[i];
+}
+
+extern "C" __global__ void zk_g1_dbl_tpl(const bn254_g1_jacobian* a, bn254_g1_jacobian* dbl,
+                                         bn254_g1_jacobian* tpl, uint32_t n) {
+    uint32_t i = ZK_TID;
+    if (i < n) {
+        dbl[i] = a[i].dbl();
+        tpl[i] = a[i].tpl();
+    }
+}
+
+extern "C" __global__ void zk_g1_xyzz_madd(const bn254_g1_xyzz* a, const bn254_g1_affine* b,
+                                           bn254_g1_xyzz* out, uint32_t n) {
+    uint32_t i = ZK_TID;
+    if (i < n) out[i] = a[i].add_affine(b[i]);
+}
