@@ -76,10 +76,9 @@ impl From<cust::error::CudaError> for CudaError {
             E::InvalidPtx | E::NoBinaryForGpu | E::InvalidImage => {
                 CudaError::UnsupportedPtx(format!("{e} ({e:?})"))
             }
-            E::OutOfMemory => CudaError::OutOfMemory {
-                requested: 0,
-                free: 0,
-            },
+            E::OutOfMemory => CudaError::Driver(
+                "out of device memory (CUDA_ERROR_OUT_OF_MEMORY) outside a sized allocation".into(),
+            ),
             other => CudaError::Driver(format!("{other} ({other:?})")),
         }
     }

@@ -45,7 +45,7 @@ mod stub;
 pub use error::CudaError;
 pub use msm::{CudaMsm, DEFAULT_DELTA};
 #[cfg(feature = "cuda")]
-pub use runtime::{CudaContext, BYTES_PER_TERM, PTX};
+pub use runtime::{CudaContext, PTX};
 #[cfg(not(feature = "cuda"))]
 pub use stub::CudaContext;
 

@@ -4,6 +4,17 @@
 /// Threads per block of every kernel.
 pub const BLOCK: u32 = 128;
 
+/// Device bytes per MSM term: base (64), scalar (32), product (96), and the
+/// first reduction round's output (48).
+pub const BYTES_PER_TERM: usize = 64 + 32 + 96 + 48;
+
+/// How many MSM terms one chunk may hold when `free` bytes of device memory
+/// are free: 80% of them (the rest for the driver and the tables), at most
+/// `u32::MAX / 2` (the kernels index with 32 bits). Zero means not even one.
+pub fn terms_per_chunk(free: usize) -> usize {
+    (free / 10 * 8 / BYTES_PER_TERM).min(u32::MAX as usize / 2)
+}
+
 /// A one-dimensional launch: `grid` blocks of `block` threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LaunchPlan {
@@ -63,5 +74,48 @@ impl Iterator for ReductionRounds {
         };
         self.n = r.outputs;
         Some(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_halve_down_to_one() {
+        assert_eq!(ReductionRounds::new(0).count(), 0);
+        assert_eq!(ReductionRounds::new(1).count(), 0);
+        for n in 2..2000u32 {
+            let rounds: Vec<Round> = ReductionRounds::new(n).collect();
+            assert_eq!(
+                rounds.len() as u32,
+                32 - (n - 1).leading_zeros(),
+                "ceil(log2 {n})"
+            );
+            assert_eq!(rounds[0].inputs, n);
+            assert_eq!(rounds.last().unwrap().outputs, 1);
+            for w in rounds.windows(2) {
+                assert_eq!(w[0].outputs, w[1].inputs);
+            }
+        }
+    }
+
+    #[test]
+    fn plans_cover_every_thread() {
+        for n in [0u32, 1, 127, 128, 129, 1 << 20, u32::MAX] {
+            let p = LaunchPlan::for_threads(n);
+            assert!(p.covers(n) && p.grid >= 1);
+            assert!(p.grid as u64 * p.block as u64 - n as u64 <= BLOCK as u64);
+        }
+    }
+
+    #[test]
+    fn chunks_fit_in_free_memory() {
+        assert_eq!(terms_per_chunk(0), 0);
+        assert_eq!(terms_per_chunk(BYTES_PER_TERM), 0);
+        let free = 80usize << 30; // an 80 GiB device
+        let n = terms_per_chunk(free);
+        assert!(n * BYTES_PER_TERM <= free / 10 * 8 && n > (1 << 28));
+        assert_eq!(terms_per_chunk(usize::MAX), u32::MAX as usize / 2);
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::error::CudaError;
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
-use crate::plan::{LaunchPlan, ReductionRounds};
+use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, BYTES_PER_TERM};
 use crate::tables::DbcTables;
 use cust::context::{Context, CurrentContext};
 use cust::device::Device;
@@ -19,10 +19,6 @@ use std::sync::Mutex;
 
 /// The PTX built from `kernels/zkaccel.cu` (PTX ISA 8.0, compute_80).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/zkaccel.ptx"));
-
-/// Device bytes per MSM term: base (64), scalar (32), product (96), and the
-/// first reduction round's output (48).
-pub const BYTES_PER_TERM: usize = 64 + 32 + 96 + 48;
 
 struct Inner {
     ctx: Context,
@@ -65,7 +61,10 @@ impl CudaContext {
         let ctx = Context::new(device)?;
         CurrentContext::set_current(&ctx)?;
         let module = Module::from_ptx(PTX, &[])?;
-        let stream = Stream::new(StreamFlags::NON_BLOCKING, None)?;
+        // A blocking stream: it orders after the synchronous copies cust makes
+        // on the legacy default stream, so a kernel never reads a buffer
+        // whose upload is still in flight.
+        let stream = Stream::new(StreamFlags::DEFAULT, None)?;
         let tables = DeviceBox::new(&*DbcTables::new())?;
         Ok(CudaContext {
             name: device.name()?,
@@ -117,7 +116,7 @@ impl CudaContext {
         assert_eq!(bases.len(), scalars.len(), "checked by the caller");
         let g = self.lock()?;
         let (free, _) = cust::memory::mem_get_info()?;
-        let chunk = (free / 10 * 8 / BYTES_PER_TERM).min(u32::MAX as usize / 2);
+        let chunk = terms_per_chunk(free);
         if chunk == 0 && !bases.is_empty() {
             return Err(CudaError::OutOfMemory {
                 requested: BYTES_PER_TERM,
@@ -247,9 +246,9 @@ fn run_chunk(
 ) -> Result<DeviceJacobian, CudaError> {
     let n = bases.len() as u32;
     let (module, stream) = (&g.module, &g.stream);
-    let d_bases = DeviceBuffer::from_slice(bases)?;
-    let d_scalars = DeviceBuffer::from_slice(scalars)?;
-    let mut cur = DeviceBuffer::from_slice(&vec![DeviceJacobian::default(); n as usize])?;
+    let d_bases = upload(bases)?;
+    let d_scalars = upload(scalars)?;
+    let mut cur = alloc_output::<DeviceJacobian>(n as usize)?;
     if montgomery {
         let p = LaunchPlan::for_threads(n);
         // SAFETY: argument types and counts match the kernel's signature.
@@ -265,19 +264,48 @@ fn run_chunk(
             d_bases.as_device_ptr(), d_scalars.as_device_ptr(), cur.as_device_ptr(),
             n, delta, g.tables.as_device_ptr()))?;
     }
+    // Every round's buffers stay alive until the stream has finished.
+    let mut done = Vec::new();
     for round in ReductionRounds::new(n) {
-        let next =
-            DeviceBuffer::from_slice(&vec![DeviceJacobian::default(); round.outputs as usize])?;
+        let next = alloc_output::<DeviceJacobian>(round.outputs as usize)?;
         let p = LaunchPlan::for_threads(round.outputs);
         // SAFETY: `cur` holds round.inputs points, `next` round.outputs; disjoint.
         unsafe {
             launch!(module.zk_reduce_pairs<<<p.grid, p.block, 0, stream>>>(
                 cur.as_device_ptr(), next.as_device_ptr(), round.inputs))?;
         }
-        cur = next;
+        done.push(std::mem::replace(&mut cur, next));
     }
     stream.synchronize()?;
+    drop(done);
     let mut out = [DeviceJacobian::default()];
     cur.index(0..1).copy_to(&mut out[..])?;
     Ok(out[0])
+}
+
+/// A device copy of `data`; running out of memory reports how much was
+/// asked for and how much was free.
+fn upload<T: cust::memory::DeviceCopy>(data: &[T]) -> Result<DeviceBuffer<T>, CudaError> {
+    DeviceBuffer::from_slice(data).map_err(|e| match e {
+        cust::error::CudaError::OutOfMemory => CudaError::OutOfMemory {
+            requested: std::mem::size_of_val(data),
+            free: cust::memory::mem_get_info().map(|m| m.0).unwrap_or(0),
+        },
+        other => other.into(),
+    })
+}
+
+/// A device buffer of `n` values that a kernel fills (thread `i` writes
+/// element `i` for every `i < n`) before anything reads it.
+fn alloc_output<T: cust::memory::DeviceCopy>(n: usize) -> Result<DeviceBuffer<T>, CudaError> {
+    // SAFETY: the contents are only read after the kernel that the caller
+    // launches next has written every element (see the kernel bodies in
+    // kernels/msm/dbc_msm.cuh: out[i] for each i < n).
+    unsafe { DeviceBuffer::uninitialized(n.max(1)) }.map_err(|e| match e {
+        cust::error::CudaError::OutOfMemory => CudaError::OutOfMemory {
+            requested: n * std::mem::size_of::<T>(),
+            free: cust::memory::mem_get_info().map(|m| m.0).unwrap_or(0),
+        },
+        other => other.into(),
+    })
 }
