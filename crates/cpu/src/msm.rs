@@ -389,6 +389,36 @@ pub(crate) fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &
     }
 }
 
+/// The signed digits of every scalar, window-major: `out[j * n + i]` is
+/// window `j` of scalar `i`. Chunks of scalars run in parallel.
+fn window_major_digits<B: BigInteger>(scalars: &[B], c: u32, windows: usize) -> Vec<i32> {
+    const CHUNK: usize = 4096;
+    let n = scalars.len();
+    let parts = map_indices(n.div_ceil(CHUNK), |p| {
+        let range = p * CHUNK..((p + 1) * CHUNK).min(n);
+        let len = range.len();
+        // part[j * len + t]: window j of scalar range.start + t
+        let mut part = vec![0i32; len * windows];
+        let mut one = vec![0i32; windows];
+        for (t, k) in scalars[range].iter().enumerate() {
+            signed_digits(k, c, windows, &mut one);
+            for (j, &d) in one.iter().enumerate() {
+                part[j * len + t] = d;
+            }
+        }
+        part
+    });
+    let mut out = vec![0i32; n * windows];
+    for (p, part) in parts.iter().enumerate() {
+        let start = p * CHUNK;
+        let len = part.len() / windows.max(1);
+        for j in 0..windows {
+            out[j * n + start..j * n + start + len].copy_from_slice(&part[j * len..(j + 1) * len]);
+        }
+    }
+    out
+}
+
 /// Bucket method; see the module docs. Runs on the curve's
 /// [`CurveMul::Ops`] (zkaccel-ff's assembly on BN254) where the CPU supports
 /// it, on arkworks' field operators otherwise.
@@ -414,15 +444,15 @@ where
     }
     let c = pippenger_window(bases.len(), bits);
     let windows = ((bits + 1).div_ceil(c)) as usize;
-    // digits[i * windows + j]: scalar i, window j.
-    let mut digits = vec![0i32; bases.len() * windows];
-    for (k, d) in scalars.iter().zip(digits.chunks_mut(windows)) {
-        signed_digits(k, c, windows, d);
-    }
+    // digits[j * n + i]: window j, scalar i (each window reads its own
+    // contiguous row), computed in parallel over chunks of scalars.
+    let n = bases.len();
+    let digits = window_major_digits(scalars, c, windows);
     let set = FormulaSet::for_curve::<P>();
     let batch_affine = c >= BATCH_AFFINE_MIN_WINDOW;
     let window_sum = |j: usize| -> Projective<P> {
-        let digit = |i: usize| digits[i * windows + j];
+        let row = &digits[j * n..(j + 1) * n];
+        let digit = |i: usize| row[i];
         if batch_affine {
             window_batch_affine(bases, digit, c, ops)
         } else {
