@@ -2,6 +2,7 @@
 // Each is a thin wrapper of a __host__ __device__ body that the host tests
 // run over a simulated grid (crates/cuda/host/emulation.cpp).
 #include "msm/dbc_msm.cuh"
+#include "msm/bucket_msm.cuh"
 
 using namespace zk;
 
@@ -21,6 +22,40 @@ extern "C" __global__ void zk_dbc_msm_terms(const bn254_g1_affine* __restrict__ 
 extern "C" __global__ void zk_reduce_pairs(const bn254_g1_jacobian* __restrict__ in,
                                            bn254_g1_jacobian* __restrict__ out, uint32_t n) {
     reduce_pairs_body(ZK_TID, in, out, n);
+}
+
+// The bucket method (kernels/msm/bucket_msm.cuh): count, scatter, segment
+// sums, bucket sums, window reductions.
+extern "C" __global__ void zk_bucket_count(const uint32_t* __restrict__ scalars,
+                                           uint32_t* counts, bucket_params p) {
+    bucket_count_body(ZK_TID, scalars, counts, p);
+}
+
+extern "C" __global__ void zk_bucket_scatter(const uint32_t* __restrict__ scalars,
+                                             uint32_t* cursors, uint32_t* __restrict__ entries,
+                                             bucket_params p) {
+    bucket_scatter_body(ZK_TID, scalars, cursors, entries, p);
+}
+
+extern "C" __global__ void zk_bucket_segments(const bn254_g1_affine* __restrict__ bases,
+                                              const uint32_t* __restrict__ entries,
+                                              const uint32_t* __restrict__ seg_start,
+                                              bn254_g1_xyzz* __restrict__ seg_sums,
+                                              uint32_t segments) {
+    bucket_segments_body(ZK_TID, bases, entries, seg_start, seg_sums, segments);
+}
+
+extern "C" __global__ void zk_bucket_collect(const bn254_g1_xyzz* __restrict__ seg_sums,
+                                             const uint32_t* __restrict__ bucket_seg,
+                                             bn254_g1_xyzz* __restrict__ buckets,
+                                             uint32_t total_buckets) {
+    bucket_collect_body(ZK_TID, seg_sums, bucket_seg, buckets, total_buckets);
+}
+
+extern "C" __global__ void zk_window_reduce(const bn254_g1_xyzz* __restrict__ buckets,
+                                            bn254_g1_jacobian* __restrict__ out, bucket_params p,
+                                            uint32_t slices) {
+    window_reduce_body(ZK_TID, buckets, out, p, slices);
 }
 
 // Field and point kernels, one operation per thread: the GPU side of the

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "msm/dbc_msm.cuh"
+#include "msm/bucket_msm.cuh"
 
 using namespace zk;
 
@@ -156,6 +157,47 @@ void zk_emu_reduce_pairs(uint32_t block_begin, uint32_t block_end, uint32_t bloc
         for (uint32_t t = 0; t < block_dim; t++)
             reduce_pairs_body(b * block_dim + t, (const bn254_g1_jacobian*)in,
                               (bn254_g1_jacobian*)out, n);
+}
+
+static_assert(sizeof(bucket_params) == 16, "layout shared with crates/cuda/src/bucket.rs");
+
+#define ZK_EMU_GRID(body)                                   \
+    for (uint32_t b = block_begin; b < block_end; b++)      \
+        for (uint32_t t = 0; t < block_dim; t++) {          \
+            uint32_t tid = b * block_dim + t;               \
+            body;                                           \
+        }
+
+void zk_emu_bucket_count(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                         const uint32_t* scalars, uint32_t* counts, bucket_params p) {
+    ZK_EMU_GRID(bucket_count_body(tid, scalars, counts, p))
+}
+
+void zk_emu_bucket_scatter(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                           const uint32_t* scalars, uint32_t* cursors, uint32_t* entries,
+                           bucket_params p) {
+    ZK_EMU_GRID(bucket_scatter_body(tid, scalars, cursors, entries, p))
+}
+
+void zk_emu_bucket_segments(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                            const uint32_t* bases, const uint32_t* entries,
+                            const uint32_t* seg_start, uint32_t* seg_sums, uint32_t segments) {
+    ZK_EMU_GRID(bucket_segments_body(tid, (const bn254_g1_affine*)bases, entries, seg_start,
+                                     (bn254_g1_xyzz*)seg_sums, segments))
+}
+
+void zk_emu_bucket_collect(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                           const uint32_t* seg_sums, const uint32_t* bucket_seg,
+                           uint32_t* buckets, uint32_t total_buckets) {
+    ZK_EMU_GRID(bucket_collect_body(tid, (const bn254_g1_xyzz*)seg_sums, bucket_seg,
+                                    (bn254_g1_xyzz*)buckets, total_buckets))
+}
+
+void zk_emu_window_reduce(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                          const uint32_t* buckets, uint32_t* out, bucket_params p,
+                          uint32_t slices) {
+    ZK_EMU_GRID(window_reduce_body(tid, (const bn254_g1_xyzz*)buckets, (bn254_g1_jacobian*)out,
+                                   p, slices))
 }
 
 }  // extern "C"

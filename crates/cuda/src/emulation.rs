@@ -10,6 +10,7 @@
 //! It is slow (32-bit limbs, an emulated carry flag): a test tool, not a
 //! CPU backend.
 
+use crate::bucket::{combine_windows, exclusive_scan, BucketParams, Segments};
 use crate::layout::{fq_limbs, fr_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
 use crate::plan::{LaunchPlan, ReductionRounds};
 use crate::tables::DbcTables;
@@ -18,8 +19,54 @@ use ark_ff::{BigInt, Zero};
 use zkaccel_dbc::{Dbc, Sign, Term};
 
 mod ffi {
+    use crate::bucket::BucketParams;
     use crate::tables::DbcTables;
     extern "C" {
+        pub fn zk_emu_bucket_count(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            scalars: *const u32,
+            counts: *mut u32,
+            p: BucketParams,
+        );
+        pub fn zk_emu_bucket_scatter(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            scalars: *const u32,
+            cursors: *mut u32,
+            entries: *mut u32,
+            p: BucketParams,
+        );
+        pub fn zk_emu_bucket_segments(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            bases: *const u32,
+            entries: *const u32,
+            seg_start: *const u32,
+            seg_sums: *mut u32,
+            segments: u32,
+        );
+        pub fn zk_emu_bucket_collect(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            seg_sums: *const u32,
+            bucket_seg: *const u32,
+            buckets: *mut u32,
+            total_buckets: u32,
+        );
+        pub fn zk_emu_window_reduce(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            buckets: *const u32,
+            out: *mut u32,
+            p: BucketParams,
+            slices: u32,
+        );
         pub fn zk_emu_tables_layout(out: *mut u64);
         pub fn zk_emu_fp(field: u32, op: u32, a: *const u32, b: *const u32, out: *mut u32);
         pub fn zk_emu_g1(op: u32, p: *const u32, q: *const u32, qa: *const u32, out: *mut u32);
@@ -379,4 +426,114 @@ fn terms_and_reduce(
         launch_dbc_msm_terms(plan, &b, k, &mut terms, delta, tables);
     }
     reduce(terms)
+}
+
+/// The bucket method with every kernel emulated over simulated grids (blocks
+/// on the host's cores, atomics real), in the GPU runtime's sequence:
+/// count, prefix sum, scatter, segment sums, bucket sums, window slices,
+/// then the windows combined on the host. Integer scalars below 2^256;
+/// `window` overrides the window size (2..=16).
+pub fn bucket_msm_bigint(
+    bases: &[G1Affine],
+    scalars: &[BigInt<4>],
+    window: Option<u32>,
+) -> G1Projective {
+    assert_eq!(bases.len(), scalars.len(), "one scalar per base");
+    let n = bases.len() as u32;
+    if n == 0 {
+        return G1Projective::zero();
+    }
+    let p = match window {
+        Some(c) => BucketParams::with_window(n, c),
+        None => BucketParams::new(n),
+    };
+    let k: Vec<[u32; 8]> = scalars.iter().map(crate::layout::scalar_limbs).collect();
+    let b: Vec<DeviceAffine> = bases.iter().map(DeviceAffine::from_ark).collect();
+    let plan = LaunchPlan::for_threads(n);
+
+    // 1. counts per bucket
+    let mut counts = vec![0u32; p.total_buckets() as usize];
+    let cp = SharedMut(counts.as_mut_ptr());
+    simulate_grid(plan, |lo, hi| {
+        let c = cp;
+        // SAFETY: n scalars of 8 limbs; counts has total_buckets entries,
+        // updated with atomic increments.
+        unsafe { ffi::zk_emu_bucket_count(lo, hi, plan.block, k.as_ptr().cast(), c.0, p) }
+    });
+    // 2. prefix sum, scatter (counting sort by bucket)
+    let offsets = exclusive_scan(&counts);
+    let mut cursors = offsets[..counts.len()].to_vec();
+    let mut entries = vec![0u32; *offsets.last().unwrap() as usize];
+    let (cu, en) = (
+        SharedMut(cursors.as_mut_ptr()),
+        SharedMut(entries.as_mut_ptr()),
+    );
+    simulate_grid(plan, |lo, hi| {
+        let (c, e) = (cu, en);
+        // SAFETY: cursors start at each bucket's offset and are bumped
+        // atomically; every slot written is below the bucket's next offset.
+        unsafe { ffi::zk_emu_bucket_scatter(lo, hi, plan.block, k.as_ptr().cast(), c.0, e.0, p) }
+    });
+    debug_assert!((0..counts.len()).all(|i| cursors[i] == offsets[i + 1]));
+    // 3. segment sums
+    let seg = Segments::new(&offsets);
+    let mut seg_sums = vec![DeviceXyzz::default(); seg.count().max(1) as usize];
+    let ss = SharedMut(seg_sums.as_mut_ptr().cast());
+    if seg.count() > 0 {
+        let sp = LaunchPlan::for_threads(seg.count());
+        simulate_grid(sp, |lo, hi| {
+            let s = ss;
+            // SAFETY: segment bounds index `entries`; entries index `b`;
+            // thread s writes seg_sums[s] only.
+            unsafe {
+                ffi::zk_emu_bucket_segments(
+                    lo,
+                    hi,
+                    sp.block,
+                    b.as_ptr().cast(),
+                    entries.as_ptr(),
+                    seg.seg_start.as_ptr(),
+                    s.0,
+                    seg.count(),
+                )
+            }
+        });
+    }
+    // 4. bucket sums
+    let mut buckets = vec![DeviceXyzz::default(); p.total_buckets() as usize];
+    let bu = SharedMut(buckets.as_mut_ptr().cast());
+    let bp = LaunchPlan::for_threads(p.total_buckets());
+    simulate_grid(bp, |lo, hi| {
+        let o = bu;
+        // SAFETY: bucket_seg has total_buckets + 1 entries bounding seg_sums;
+        // thread b writes buckets[b] only.
+        unsafe {
+            ffi::zk_emu_bucket_collect(
+                lo,
+                hi,
+                bp.block,
+                seg_sums.as_ptr().cast(),
+                seg.bucket_seg.as_ptr(),
+                o.0,
+                p.total_buckets(),
+            )
+        }
+    });
+    // 5. window slices, combined on the host
+    let slices = p.slices();
+    let mut parts = vec![DeviceJacobian::default(); (p.windows * slices) as usize];
+    let pa = SharedMut(parts.as_mut_ptr().cast());
+    let rp = LaunchPlan::for_threads(p.windows * slices);
+    simulate_grid(rp, |lo, hi| {
+        let o = pa;
+        // SAFETY: buckets has windows * nb entries; thread t writes parts[t] only.
+        unsafe {
+            ffi::zk_emu_window_reduce(lo, hi, rp.block, buckets.as_ptr().cast(), o.0, p, slices)
+        }
+    });
+    let parts: Vec<G1Projective> = parts
+        .iter()
+        .map(|q| q.to_ark().expect("reduced coordinates from the kernels"))
+        .collect();
+    combine_windows(&parts, &p)
 }

@@ -2,6 +2,9 @@
 //! the workspace root), driven from Rust through `cust`.
 //!
 //! # What is here
+//! - The bucket method (Pippenger) as a sequence of simple kernels
+//!   (`kernels/msm/bucket_msm.cuh`, host steps in [`bucket`]), for dense
+//!   inputs; host-emulated and tested, not yet behind `CudaMsm` (issue 8).
 //! - The paper's GPU MSM (one thread per term computes its scalar's
 //!   δ-suboptimal double-base chain and the scalar multiplication, then
 //!   `ceil(log2 m)` rounds of pairwise additions), as [`CudaMsm`], an
@@ -30,6 +33,7 @@
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod bucket;
 pub mod emulation;
 mod error;
 pub mod layout;

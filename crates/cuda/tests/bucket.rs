@@ -1,0 +1,156 @@
+//! The GPU bucket method, every kernel emulated on the host, against
+//! arkworks' `msm`: dense, sparse and small-scalar inputs up to 2^14, skewed
+//! buckets, every window size, and the edge cases.
+
+use ark_bn254::{Fr, G1Affine, G1Projective};
+use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
+use ark_ff::{BigInt, One, PrimeField, UniformRand, Zero};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkaccel_cuda::emulation::bucket_msm_bigint;
+
+fn rng(seed: u64) -> ChaCha20Rng {
+    ChaCha20Rng::seed_from_u64(seed)
+}
+
+fn bases(r: &mut ChaCha20Rng, n: usize) -> Vec<G1Affine> {
+    let step = G1Projective::rand(r);
+    let mut cur = G1Projective::rand(r);
+    let v: Vec<G1Projective> = (0..n)
+        .map(|_| {
+            cur += step;
+            cur
+        })
+        .collect();
+    G1Projective::normalize_batch(&v)
+}
+
+fn check(bases: &[G1Affine], scalars: &[Fr], window: Option<u32>, what: &str) {
+    let want = G1Projective::msm(bases, scalars).unwrap();
+    let ints: Vec<BigInt<4>> = scalars.iter().map(|s| s.into_bigint()).collect();
+    let got = bucket_msm_bigint(bases, &ints, window);
+    assert_eq!(
+        got,
+        want,
+        "{what}: {} terms, window {window:?}",
+        bases.len()
+    );
+}
+
+#[test]
+fn every_small_size_and_window() {
+    let mut r = rng(1);
+    let b = bases(&mut r, 64);
+    for n in 0..=40 {
+        let k: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut r)).collect();
+        check(&b[..n], &k, None, "random");
+    }
+    let k: Vec<Fr> = (0..64).map(|_| Fr::rand(&mut r)).collect();
+    for c in 2..=16 {
+        check(&b, &k, Some(c), "every window size");
+    }
+}
+
+#[test]
+fn edge_cases() {
+    let mut r = rng(2);
+    let b = bases(&mut r, 16);
+    let g = b[0];
+    let k = Fr::rand(&mut r);
+    let edge_b = vec![
+        g,
+        g,
+        -g,
+        G1Affine::zero(),
+        b[1],
+        b[2],
+        b[3],
+        b[4],
+        b[1],
+        b[5],
+    ];
+    let edge_k = vec![
+        k,
+        Fr::zero(),
+        k,
+        Fr::rand(&mut r),
+        -Fr::one(),
+        Fr::one(),
+        Fr::zero(),
+        Fr::from(2u64),
+        Fr::from(3u64),
+        -Fr::one(),
+    ];
+    for c in [2, 5, 8, 13, 16] {
+        check(&edge_b, &edge_k, Some(c), "edge cases");
+    }
+    check(&[g], &[Fr::zero()], None, "zero scalar");
+    check(&[G1Affine::zero()], &[k], None, "infinity base");
+    check(&[g, -g], &[k, k], None, "P and -P");
+    check(
+        &vec![g; 100],
+        &vec![-Fr::one(); 100],
+        None,
+        "r - 1, repeated",
+    );
+    check(&b, &vec![Fr::zero(); 16], None, "all zero");
+}
+
+#[test]
+fn integers_up_to_2_pow_256() {
+    let mut r = rng(3);
+    let b = bases(&mut r, 50);
+    let ints: Vec<BigInt<4>> = (0..50)
+        .map(|i| {
+            if i % 3 == 0 {
+                BigInt::new([u64::MAX; 4])
+            } else {
+                BigInt::new([r.gen(), r.gen(), r.gen(), r.gen()])
+            }
+        })
+        .collect();
+    let want: G1Projective = b.iter().zip(&ints).map(|(p, k)| p.mul_bigint(k)).sum();
+    for c in [3, 7, 16] {
+        assert_eq!(bucket_msm_bigint(&b, &ints, Some(c)), want, "window {c}");
+    }
+}
+
+fn size_max() -> usize {
+    std::env::var("ZKACCEL_TEST_CUDA_BUCKET_MAX")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1 << 14)
+}
+
+#[test]
+fn dense_sparse_small_and_skewed_up_to_2_pow_14() {
+    let mut r = rng(4);
+    let max = size_max();
+    let b = bases(&mut r, max);
+    let mut sizes = vec![100, 1000, 4096];
+    sizes.push(max);
+    sizes.retain(|&n| n <= max);
+    for n in sizes {
+        let dense: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut r)).collect();
+        check(&b[..n], &dense, None, "dense");
+        let sparse: Vec<Fr> = (0..n)
+            .map(|i| {
+                if i % 100 == 0 {
+                    Fr::rand(&mut r)
+                } else {
+                    Fr::zero()
+                }
+            })
+            .collect();
+        check(&b[..n], &sparse, None, "sparse");
+        for bits in [1u32, 16, 64] {
+            let small: Vec<Fr> = (0..n)
+                .map(|_| Fr::from(r.gen::<u64>() >> (64 - bits)))
+                .collect();
+            check(&b[..n], &small, None, &format!("{bits}-bit scalars"));
+        }
+        // every scalar equal: one bucket per window holds all n entries
+        let same = vec![Fr::from(12345u64); n];
+        check(&b[..n], &same, None, "one crowded bucket");
+    }
+}
