@@ -50,13 +50,20 @@ for ptxas in "$CUDA_PATH/bin/ptxas" "$ZKACCEL_PTXAS_OLD"; do
             status=1
             continue
         fi
-        # One line per kernel: name, registers, stack, spills.
+        # One line per kernel: name, registers, stack, spills, and the
+        # occupancy the registers allow with 128-thread blocks (64K registers
+        # per SM, allocated per warp in units of 256; at most 64 resident
+        # warps per SM on sm_80/sm_90, 48 on sm_89).
         awk -v arch="$arch" -v ver="$version" '
+            BEGIN { maxw = (arch == "sm_89") ? 48 : 64 }
             /Compiling entry function/ { match($0, /\047[^\047]+\047/); fn = substr($0, RSTART + 1, RLENGTH - 2) }
             /bytes stack frame/ { stack = $1; st = $5; ld = $9 }
             /Used [0-9]+ registers/ {
                 match($0, /Used [0-9]+ registers/); regs = substr($0, RSTART + 5, RLENGTH - 15)
-                printf "  ptxas %-13s %-6s %-24s %4s registers, %4s bytes stack, spills %s/%s\n", ver, arch, fn, regs, stack, st, ld
+                per_warp = int((regs * 32 + 255) / 256) * 256
+                warps = int(int(65536 / per_warp) / 4) * 4
+                if (warps > maxw) { warps = maxw }
+                printf "  ptxas %-13s %-6s %-24s %4s registers, %4s bytes stack, spills %s/%s, occupancy %3d%%\n", ver, arch, fn, regs, stack, st, ld, 100 * warps / maxw
                 if (st != 0 || ld != 0) { bad = 1 }
             }
             END { exit bad }' "$log" || { echo "spills in the $arch code (ptxas $version)" >&2; status=1; }

@@ -4,7 +4,8 @@
 //! # What is here
 //! - The bucket method (Pippenger) as a sequence of simple kernels
 //!   (`kernels/msm/bucket_msm.cuh`, host steps in [`bucket`]), for dense
-//!   inputs; host-emulated and tested, not yet behind `CudaMsm` (issue 8).
+//!   inputs; host-emulated and tested. [`CudaMsm`] picks it or the
+//!   per-thread DBC method by the number of non-zero terms ([`GpuMethod`]).
 //! - The paper's GPU MSM (one thread per term computes its scalar's
 //!   δ-suboptimal double-base chain and the scalar multiplication, then
 //!   `ceil(log2 m)` rounds of pairwise additions), as [`CudaMsm`], an
@@ -47,7 +48,7 @@ mod runtime;
 mod stub;
 
 pub use error::CudaError;
-pub use msm::{CudaMsm, DEFAULT_DELTA};
+pub use msm::{CudaMsm, GpuMethod, DBC_MAX_TERMS, DEFAULT_DELTA};
 #[cfg(feature = "cuda")]
 pub use runtime::{CudaContext, PTX};
 #[cfg(not(feature = "cuda"))]

@@ -5,12 +5,43 @@ use crate::error::CudaError;
 use crate::layout::{fr_limbs, scalar_limbs, DeviceAffine};
 use crate::CudaContext;
 use ark_bn254::{g1::Config as G1Config, Fr, G1Affine, G1Projective};
-use ark_ff::{BigInt, Zero};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInt, BigInteger, Zero};
 use std::sync::Arc;
 use zkaccel_cpu::{CpuMsm, MsmError, MsmProvider};
 
 /// The delta of the per-thread chain search (the paper's GPU setting).
 pub const DEFAULT_DELTA: u32 = 1;
+
+/// Up to this many non-zero terms, [`GpuMethod::Auto`] runs the per-thread
+/// DBC method; above, the bucket method. Provisional: set from the two
+/// methods' operation counts, to be calibrated on a GPU (none has run these
+/// kernels yet).
+pub const DBC_MAX_TERMS: usize = 4096;
+
+/// Which GPU algorithm [`CudaMsm`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GpuMethod {
+    /// Per-thread DBC for at most [`DBC_MAX_TERMS`] non-zero terms, the
+    /// bucket method above.
+    #[default]
+    Auto,
+    /// The bucket method (`kernels/msm/bucket_msm.cuh`).
+    Bucket,
+    /// The paper's per-thread DBC method (`kernels/msm/dbc_msm.cuh`).
+    DbcPerThread,
+}
+
+impl GpuMethod {
+    /// The method `Auto` resolves to for `nonzero` non-zero terms.
+    pub fn resolve(self, nonzero: usize) -> GpuMethod {
+        match self {
+            GpuMethod::Auto if nonzero <= DBC_MAX_TERMS => GpuMethod::DbcPerThread,
+            GpuMethod::Auto => GpuMethod::Bucket,
+            m => m,
+        }
+    }
+}
 
 /// The GPU MSM provider for BN254 G1.
 ///
@@ -22,6 +53,7 @@ pub struct CudaMsm {
     gpu: Option<Arc<CudaContext>>,
     fallback_reason: Option<CudaError>,
     delta: u32,
+    method: GpuMethod,
     cpu: CpuMsm,
 }
 
@@ -37,6 +69,7 @@ impl CudaMsm {
             gpu: Some(ctx),
             fallback_reason: None,
             delta: DEFAULT_DELTA,
+            method: GpuMethod::Auto,
             cpu: CpuMsm::default(),
         }
     }
@@ -54,6 +87,7 @@ impl CudaMsm {
                     gpu: None,
                     fallback_reason: Some(e),
                     delta: DEFAULT_DELTA,
+                    method: GpuMethod::Auto,
                     cpu: CpuMsm::default(),
                 }
             }
@@ -63,6 +97,12 @@ impl CudaMsm {
     /// The same provider with another chain-search delta (0 = NAF only).
     pub fn with_delta(mut self, delta: u32) -> CudaMsm {
         self.delta = delta;
+        self
+    }
+
+    /// The same provider with another GPU algorithm.
+    pub fn with_method(mut self, method: GpuMethod) -> CudaMsm {
+        self.method = method;
         self
     }
 
@@ -76,20 +116,36 @@ impl CudaMsm {
         self.fallback_reason.as_ref()
     }
 
-    fn run(
+    /// Runs the non-zero terms on the GPU with the chosen method.
+    fn run<S>(
         &self,
         ctx: &CudaContext,
         bases: &[G1Affine],
-        scalars: Vec<[u32; 8]>,
+        scalars: &[S],
+        is_zero: impl Fn(&S) -> bool,
+        limbs: impl Fn(&S) -> [u32; 8],
         montgomery: bool,
     ) -> Result<G1Projective, MsmError> {
         let backend = |e: CudaError| MsmError::Backend {
             backend: "cuda",
             message: e.to_string(),
         };
-        let b: Vec<DeviceAffine> = bases.iter().map(DeviceAffine::from_ark).collect();
+        // Zero terms (scalar or base) never reach the device.
+        let (mut b, mut k) = (Vec::new(), Vec::new());
+        for (p, s) in bases.iter().zip(scalars) {
+            if !is_zero(s) && !p.is_zero() {
+                b.push(DeviceAffine::from_ark(p));
+                k.push(limbs(s));
+            }
+        }
+        if b.is_empty() {
+            return Ok(G1Projective::zero());
+        }
+        if self.method.resolve(b.len()) == GpuMethod::Bucket {
+            return ctx.bucket_msm(&b, &k, montgomery).map_err(backend);
+        }
         let partial = ctx
-            .dbc_msm(&b, &scalars, montgomery, self.delta)
+            .dbc_msm(&b, &k, montgomery, self.delta)
             .map_err(backend)?;
         let mut sum = G1Projective::zero();
         for p in partial {
@@ -123,7 +179,7 @@ impl MsmProvider<G1Config> for CudaMsm {
     fn msm(&self, bases: &[G1Affine], scalars: &[Fr]) -> Result<G1Projective, MsmError> {
         check(bases.len(), scalars.len())?;
         match &self.gpu {
-            Some(ctx) => self.run(ctx, bases, scalars.iter().map(fr_limbs).collect(), true),
+            Some(ctx) => self.run(ctx, bases, scalars, |s| s.is_zero(), fr_limbs, true),
             None => MsmProvider::<G1Config>::msm(&self.cpu, bases, scalars),
         }
     }
@@ -135,12 +191,7 @@ impl MsmProvider<G1Config> for CudaMsm {
     ) -> Result<G1Projective, MsmError> {
         check(bases.len(), scalars.len())?;
         match &self.gpu {
-            Some(ctx) => self.run(
-                ctx,
-                bases,
-                scalars.iter().map(scalar_limbs).collect(),
-                false,
-            ),
+            Some(ctx) => self.run(ctx, bases, scalars, |s| s.is_zero(), scalar_limbs, false),
             None => MsmProvider::<G1Config>::msm_bigint(&self.cpu, bases, scalars),
         }
     }

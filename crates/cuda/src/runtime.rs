@@ -4,10 +4,13 @@
 //! then `zk_reduce_pairs` round by round, as [`crate::plan`] lays out and as
 //! the host emulation runs it), chunked to fit device memory.
 
+use crate::bucket::{combine_windows, exclusive_scan, BucketParams, Segments};
 use crate::error::CudaError;
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
 use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, BYTES_PER_TERM};
 use crate::tables::DbcTables;
+use ark_bn254::G1Projective;
+use ark_ff::Zero;
 use cust::context::{Context, CurrentContext};
 use cust::device::Device;
 use cust::launch;
@@ -128,6 +131,37 @@ impl CudaContext {
             partial.push(run_chunk(&g, b, k, montgomery, delta)?);
         }
         Ok(partial)
+    }
+
+    /// `sum k_i P_i` by the bucket method (`kernels/msm/bucket_msm.cuh`),
+    /// in the sequence [`crate::emulation::bucket_msm_bigint`] emulates;
+    /// `scalars` are integers, or Fr Montgomery limbs when `montgomery`.
+    /// Inputs too large for the free device memory run in chunks.
+    pub fn bucket_msm(
+        &self,
+        bases: &[DeviceAffine],
+        scalars: &[[u32; 8]],
+        montgomery: bool,
+    ) -> Result<G1Projective, CudaError> {
+        assert_eq!(bases.len(), scalars.len(), "checked by the caller");
+        let g = self.lock()?;
+        let (free, _) = cust::memory::mem_get_info()?;
+        let budget = free / 10 * 8;
+        let mut chunk = bases.len().max(1);
+        while chunk > 1 && bucket_bytes(chunk) > budget {
+            chunk = chunk.div_ceil(2);
+        }
+        if bucket_bytes(chunk) > budget {
+            return Err(CudaError::OutOfMemory {
+                requested: bucket_bytes(chunk),
+                free,
+            });
+        }
+        let mut sum = G1Projective::zero();
+        for (b, k) in bases.chunks(chunk).zip(scalars.chunks(chunk)) {
+            sum += run_bucket_chunk(&g, b, k, montgomery)?;
+        }
+        Ok(sum)
     }
 
     /// `a_i * b_i` in Fq on the device (Montgomery limbs), one per thread.
@@ -308,4 +342,101 @@ fn alloc_output<T: cust::memory::DeviceCopy>(n: usize) -> Result<DeviceBuffer<T>
         },
         other => other.into(),
     })
+}
+
+/// Device bytes of a bucket MSM of `n` terms (an upper bound): bases and
+/// scalars, one entry per (term, window), segments, and the buckets.
+fn bucket_bytes(n: usize) -> usize {
+    let p = BucketParams::new(n.min(u32::MAX as usize) as u32);
+    let (w, buckets) = (p.windows as usize, p.total_buckets() as usize);
+    let entries = n * w;
+    let segments = entries / crate::bucket::SEGMENT as usize + buckets;
+    n * (64 + 32) + entries * 4 + segments * (128 + 4) + buckets * (128 + 12)
+}
+
+fn run_bucket_chunk(
+    g: &Inner,
+    bases: &[DeviceAffine],
+    scalars: &[[u32; 8]],
+    montgomery: bool,
+) -> Result<G1Projective, CudaError> {
+    let n = bases.len() as u32;
+    let p = BucketParams::new(n);
+    let (module, stream) = (&g.module, &g.stream);
+    let plan = LaunchPlan::for_threads(n);
+    let d_bases = upload(bases)?;
+    let d_scalars = upload(scalars)?;
+    if montgomery {
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_fr_from_montgomery<<<plan.grid, plan.block, 0, stream>>>(
+                d_scalars.as_device_ptr(), n))?;
+        }
+    }
+    // 1. counts
+    let total = p.total_buckets();
+    let d_counts = upload(&vec![0u32; total as usize])?;
+    // SAFETY: n scalars; counts has total_buckets zeroed entries.
+    unsafe {
+        launch!(module.zk_bucket_count<<<plan.grid, plan.block, 0, stream>>>(
+            d_scalars.as_device_ptr(), d_counts.as_device_ptr(), p))?;
+    }
+    stream.synchronize()?;
+    let mut counts = vec![0u32; total as usize];
+    d_counts.copy_to(&mut counts[..])?;
+    // 2. prefix sum on the host, scatter on the device
+    let offsets = exclusive_scan(&counts);
+    let entries_len = *offsets.last().unwrap_or(&0);
+    let d_cursors = upload(&offsets[..total as usize])?;
+    let d_entries = alloc_output::<u32>(entries_len as usize)?;
+    // SAFETY: each cursor starts at its bucket's offset; slots stay below
+    // the next offset, inside d_entries.
+    unsafe {
+        launch!(module.zk_bucket_scatter<<<plan.grid, plan.block, 0, stream>>>(
+            d_scalars.as_device_ptr(), d_cursors.as_device_ptr(), d_entries.as_device_ptr(), p))?;
+    }
+    // 3. segment sums
+    let seg = Segments::new(&offsets);
+    let d_seg_start = upload(&seg.seg_start)?;
+    let d_bucket_seg = upload(&seg.bucket_seg)?;
+    let d_seg_sums = alloc_output::<DeviceXyzz>(seg.count() as usize)?;
+    if seg.count() > 0 {
+        let sp = LaunchPlan::for_threads(seg.count());
+        // SAFETY: segment bounds index d_entries; entries index d_bases.
+        unsafe {
+            launch!(module.zk_bucket_segments<<<sp.grid, sp.block, 0, stream>>>(
+                d_bases.as_device_ptr(), d_entries.as_device_ptr(), d_seg_start.as_device_ptr(),
+                d_seg_sums.as_device_ptr(), seg.count()))?;
+        }
+    }
+    // 4. bucket sums
+    let d_buckets = alloc_output::<DeviceXyzz>(total as usize)?;
+    let bp = LaunchPlan::for_threads(total);
+    // SAFETY: bucket_seg has total + 1 entries bounding d_seg_sums.
+    unsafe {
+        launch!(module.zk_bucket_collect<<<bp.grid, bp.block, 0, stream>>>(
+            d_seg_sums.as_device_ptr(), d_bucket_seg.as_device_ptr(), d_buckets.as_device_ptr(),
+            total))?;
+    }
+    // 5. window slices, combined on the host
+    let slices = p.slices();
+    let d_parts = alloc_output::<DeviceJacobian>((p.windows * slices) as usize)?;
+    let rp = LaunchPlan::for_threads(p.windows * slices);
+    // SAFETY: d_buckets holds windows * nb buckets; thread t writes part t.
+    unsafe {
+        launch!(module.zk_window_reduce<<<rp.grid, rp.block, 0, stream>>>(
+            d_buckets.as_device_ptr(), d_parts.as_device_ptr(), p, slices))?;
+    }
+    stream.synchronize()?;
+    let mut parts = vec![DeviceJacobian::default(); (p.windows * slices) as usize];
+    d_parts.copy_to(&mut parts[..])?;
+    let parts = parts
+        .iter()
+        .map(|q| {
+            q.to_ark().ok_or_else(|| {
+                CudaError::BadResult("a window sum has a coordinate above the modulus".into())
+            })
+        })
+        .collect::<Result<Vec<G1Projective>, CudaError>>()?;
+    Ok(combine_windows(&parts, &p))
 }

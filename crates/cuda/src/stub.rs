@@ -44,6 +44,16 @@ impl CudaContext {
     }
 
     /// See the `cuda` build.
+    pub fn bucket_msm(
+        &self,
+        _bases: &[DeviceAffine],
+        _scalars: &[[u32; 8]],
+        _montgomery: bool,
+    ) -> Result<ark_bn254::G1Projective, CudaError> {
+        match self.never {}
+    }
+
+    /// See the `cuda` build.
     pub fn fq_mul(&self, _a: &[[u32; 8]], _b: &[[u32; 8]]) -> Result<Vec<[u32; 8]>, CudaError> {
         match self.never {}
     }

@@ -10,7 +10,7 @@ use rand_chacha::ChaCha20Rng;
 use std::sync::Arc;
 use zkaccel_cpu::{MsmError, MsmProvider};
 use zkaccel_cuda::layout::{fq_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
-use zkaccel_cuda::{CudaContext, CudaError, CudaMsm, COMPILED_WITH_CUDA};
+use zkaccel_cuda::{CudaContext, CudaError, CudaMsm, GpuMethod, COMPILED_WITH_CUDA, DBC_MAX_TERMS};
 
 fn rng() -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(11)
@@ -136,11 +136,30 @@ fn gpu_field_and_point_kernels_match_the_cpu() {
 }
 
 #[test]
-fn gpu_dbc_msm_matches_arkworks() {
-    let Some(ctx) = device("gpu_dbc_msm_matches_arkworks") else {
+fn gpu_msm_matches_arkworks() {
+    let Some(ctx) = device("gpu_msm_matches_arkworks") else {
         return;
     };
-    let msm = CudaMsm::with_context(ctx);
+    for method in [GpuMethod::DbcPerThread, GpuMethod::Bucket, GpuMethod::Auto] {
+        gpu_msm_sizes(CudaMsm::with_context(ctx.clone()).with_method(method));
+    }
+}
+
+#[test]
+fn auto_picks_dbc_for_few_terms_and_buckets_for_many() {
+    assert_eq!(GpuMethod::Auto.resolve(1), GpuMethod::DbcPerThread);
+    assert_eq!(
+        GpuMethod::Auto.resolve(DBC_MAX_TERMS),
+        GpuMethod::DbcPerThread
+    );
+    assert_eq!(
+        GpuMethod::Auto.resolve(DBC_MAX_TERMS + 1),
+        GpuMethod::Bucket
+    );
+    assert_eq!(GpuMethod::Bucket.resolve(1), GpuMethod::Bucket);
+}
+
+fn gpu_msm_sizes(msm: CudaMsm) {
     for log in [0u32, 1, 5, 10, 12, 16] {
         let n = 1usize << log;
         for n in [n - (n > 1) as usize, n, n + 1] {
