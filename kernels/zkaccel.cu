@@ -3,6 +3,7 @@
 // run over a simulated grid (crates/cuda/host/emulation.cpp).
 #include "msm/dbc_msm.cuh"
 #include "msm/bucket_msm.cuh"
+#include "ntt/ntt.cuh"
 
 using namespace zk;
 
@@ -56,6 +57,31 @@ extern "C" __global__ void zk_window_reduce(const bn254_g1_xyzz* __restrict__ bu
                                             bn254_g1_jacobian* __restrict__ out, bucket_params p,
                                             uint32_t slices) {
     window_reduce_body(ZK_TID, buckets, out, p, slices);
+}
+
+// The NTT (kernels/ntt/ntt.cuh).
+extern "C" __global__ void zk_powers(bn254_fr* out, uint32_t count, bn254_fr base) {
+    powers_body(ZK_TID, out, count, base);
+}
+
+extern "C" __global__ void zk_ntt_bitrev(bn254_fr* data, uint32_t log_n) {
+    ntt_bitrev_body(ZK_TID, data, log_n);
+}
+
+extern "C" __global__ void zk_ntt_block_stages(bn254_fr* data, const bn254_fr* __restrict__ tw,
+                                               uint32_t log_n, uint32_t k) {
+    __shared__ bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
+    ntt_block_stages_body(blockIdx.x, data, tw, log_n, k, sh);
+}
+
+extern "C" __global__ void zk_ntt_stage(bn254_fr* data, const bn254_fr* __restrict__ tw,
+                                        uint32_t log_n, uint32_t s) {
+    ntt_stage_body(ZK_TID, data, tw, log_n, s);
+}
+
+extern "C" __global__ void zk_ntt_scale(bn254_fr* data, const bn254_fr* __restrict__ powers,
+                                        uint32_t has_powers, bn254_fr factor, uint32_t n) {
+    ntt_scale_body(ZK_TID, data, powers, has_powers, factor, n);
 }
 
 // Field and point kernels, one operation per thread: the GPU side of the

@@ -12,6 +12,7 @@
 
 #include "msm/dbc_msm.cuh"
 #include "msm/bucket_msm.cuh"
+#include "ntt/ntt.cuh"
 
 using namespace zk;
 
@@ -161,11 +162,11 @@ void zk_emu_reduce_pairs(uint32_t block_begin, uint32_t block_end, uint32_t bloc
 
 static_assert(sizeof(bucket_params) == 16, "layout shared with crates/cuda/src/bucket.rs");
 
-#define ZK_EMU_GRID(body)                                   \
-    for (uint32_t b = block_begin; b < block_end; b++)      \
-        for (uint32_t t = 0; t < block_dim; t++) {          \
-            uint32_t tid = b * block_dim + t;               \
-            body;                                           \
+#define ZK_EMU_GRID(body)                                       \
+    for (uint32_t blk = block_begin; blk < block_end; blk++)    \
+        for (uint32_t thr = 0; thr < block_dim; thr++) {        \
+            uint32_t tid = blk * block_dim + thr;               \
+            body;                                               \
         }
 
 void zk_emu_bucket_count(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
@@ -198,6 +199,38 @@ void zk_emu_window_reduce(uint32_t block_begin, uint32_t block_end, uint32_t blo
                           uint32_t slices) {
     ZK_EMU_GRID(window_reduce_body(tid, (const bn254_g1_xyzz*)buckets, (bn254_g1_jacobian*)out,
                                    p, slices))
+}
+
+void zk_emu_powers(uint32_t block_begin, uint32_t block_end, uint32_t block_dim, uint32_t* out,
+                   uint32_t count, const uint32_t* base) {
+    bn254_fr base_value = load<bn254_fr>(base);
+    ZK_EMU_GRID(powers_body(tid, (bn254_fr*)out, count, base_value))
+}
+
+void zk_emu_ntt_bitrev(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                       uint32_t* data, uint32_t log_n) {
+    ZK_EMU_GRID(ntt_bitrev_body(tid, (bn254_fr*)data, log_n))
+}
+
+/// Blocks [block_begin, block_end) of zk_ntt_block_stages, each run whole
+/// (all its threads, stage by stage) with its own shared-memory array.
+void zk_emu_ntt_block_stages(uint32_t block_begin, uint32_t block_end, uint32_t* data,
+                             const uint32_t* tw, uint32_t log_n, uint32_t k) {
+    bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
+    for (uint32_t b = block_begin; b < block_end; b++)
+        ntt_block_stages_body(b, (bn254_fr*)data, (const bn254_fr*)tw, log_n, k, sh);
+}
+
+void zk_emu_ntt_stage(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                      uint32_t* data, const uint32_t* tw, uint32_t log_n, uint32_t s) {
+    ZK_EMU_GRID(ntt_stage_body(tid, (bn254_fr*)data, (const bn254_fr*)tw, log_n, s))
+}
+
+void zk_emu_ntt_scale(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                      uint32_t* data, const uint32_t* powers, uint32_t has_powers,
+                      const uint32_t* factor, uint32_t n) {
+    bn254_fr f = load<bn254_fr>(factor);
+    ZK_EMU_GRID(ntt_scale_body(tid, (bn254_fr*)data, (const bn254_fr*)powers, has_powers, f, n))
 }
 
 }  // extern "C"

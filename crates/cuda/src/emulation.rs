@@ -15,13 +15,55 @@ use crate::layout::{fq_limbs, fr_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz
 use crate::plan::{LaunchPlan, ReductionRounds};
 use crate::tables::DbcTables;
 use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
-use ark_ff::{BigInt, Zero};
+use ark_ff::{BigInt, One, Zero};
 use zkaccel_dbc::{Dbc, Sign, Term};
 
 mod ffi {
     use crate::bucket::BucketParams;
     use crate::tables::DbcTables;
     extern "C" {
+        pub fn zk_emu_powers(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            out: *mut u32,
+            count: u32,
+            base: *const u32,
+        );
+        pub fn zk_emu_ntt_bitrev(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            data: *mut u32,
+            log_n: u32,
+        );
+        pub fn zk_emu_ntt_block_stages(
+            block_begin: u32,
+            block_end: u32,
+            data: *mut u32,
+            tw: *const u32,
+            log_n: u32,
+            k: u32,
+        );
+        pub fn zk_emu_ntt_stage(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            data: *mut u32,
+            tw: *const u32,
+            log_n: u32,
+            s: u32,
+        );
+        pub fn zk_emu_ntt_scale(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            data: *mut u32,
+            powers: *const u32,
+            has_powers: u32,
+            factor: *const u32,
+            n: u32,
+        );
         pub fn zk_emu_bucket_count(
             block_begin: u32,
             block_end: u32,
@@ -536,4 +578,81 @@ pub fn bucket_msm_bigint(
         .map(|q| q.to_ark().expect("reduced coordinates from the kernels"))
         .collect();
     combine_windows(&parts, &p)
+}
+
+/// `base^i` for `i < count` by the kernel `zk_powers`.
+fn emu_powers(count: u32, base: &Fr) -> Vec<[u32; 8]> {
+    let mut out = vec![[0u32; 8]; count.max(1) as usize];
+    let op = SharedMut(out.as_mut_ptr().cast());
+    let b = fr_limbs(base);
+    let plan = LaunchPlan::for_threads(count);
+    simulate_grid(plan, |lo, hi| {
+        let o = op;
+        // SAFETY: out holds count elements; thread i writes out[i] only.
+        unsafe { ffi::zk_emu_powers(lo, hi, plan.block, o.0, count, b.as_ptr()) }
+    });
+    out
+}
+
+/// One NTT with every kernel emulated, in the runtime's sequence
+/// ([`crate::ntt::NttJob`]): twiddles and coset powers computed by
+/// `zk_powers`, pre-scaling, bit reversal, the first stages per block in
+/// "shared memory", the later stages one launch each, post-scaling.
+/// `data.len()` must be `2^job.log_n`.
+pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
+    let log_n = job.log_n;
+    let n = 1u32 << log_n;
+    assert_eq!(data.len(), n as usize, "one value per point of the domain");
+    let mut d: Vec<[u32; 8]> = data.iter().map(fr_limbs).collect();
+    let dp = SharedMut(d.as_mut_ptr().cast());
+    let all = LaunchPlan::for_threads(n);
+    let scale = |powers: Option<&Vec<[u32; 8]>>, factor: &Fr| {
+        let f = fr_limbs(factor);
+        let (ptr, has) = match powers {
+            Some(p) => (p.as_ptr().cast::<u32>(), 1),
+            None => (std::ptr::null(), 0),
+        };
+        let pp = SharedMut(ptr as *mut u32);
+        simulate_grid(all, |lo, hi| {
+            let (d, p) = (dp, pp);
+            // SAFETY: n values and, if has, n powers; thread i touches i only.
+            unsafe { ffi::zk_emu_ntt_scale(lo, hi, all.block, d.0, p.0, has, f.as_ptr(), n) }
+        });
+    };
+    if let Some(g) = job.pre {
+        scale(Some(&emu_powers(n, &g)), &Fr::one());
+    }
+    let tw = emu_powers(n / 2, &job.root);
+    simulate_grid(all, |lo, hi| {
+        let d = dp;
+        // SAFETY: thread i swaps i with rev(i) only when i < rev(i): disjoint pairs.
+        unsafe { ffi::zk_emu_ntt_bitrev(lo, hi, all.block, d.0, log_n) }
+    });
+    let k = job.block_stages();
+    if k > 0 {
+        let blocks = LaunchPlan {
+            grid: n >> k,
+            block: 1,
+        };
+        simulate_grid(blocks, |lo, hi| {
+            let d = dp;
+            // SAFETY: block b touches elements [b 2^k, (b + 1) 2^k) only.
+            unsafe { ffi::zk_emu_ntt_block_stages(lo, hi, d.0, tw.as_ptr().cast(), log_n, k) }
+        });
+    }
+    let half = LaunchPlan::for_threads(n / 2);
+    for s in k + 1..=log_n {
+        simulate_grid(half, |lo, hi| {
+            let d = dp;
+            // SAFETY: the butterflies of one stage touch disjoint pairs.
+            unsafe { ffi::zk_emu_ntt_stage(lo, hi, half.block, d.0, tw.as_ptr().cast(), log_n, s) }
+        });
+    }
+    if job.post_powers.is_some() || job.post_factor.is_some() {
+        let powers = job.post_powers.map(|g| emu_powers(n, &g));
+        scale(powers.as_ref(), &job.post_factor.unwrap_or(Fr::one()));
+    }
+    for (x, l) in data.iter_mut().zip(&d) {
+        *x = crate::layout::fr_from_limbs(l).expect("reduced values from the kernels");
+    }
 }

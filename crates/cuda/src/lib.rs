@@ -10,6 +10,10 @@
 //!   δ-suboptimal double-base chain and the scalar multiplication, then
 //!   `ceil(log2 m)` rounds of pairwise additions), as [`CudaMsm`], an
 //!   [`MsmProvider`](zkaccel_cpu::MsmProvider) for BN254 G1.
+//! - The NTT over BN254 Fr (`kernels/ntt/ntt.cuh`: twiddles computed on the
+//!   device, bit reversal, the first 8 stages per block in shared memory,
+//!   later stages one launch each, coset and 1/n scaling) as [`CudaNtt`], an
+//!   [`NttProvider`](zkaccel_ntt::NttProvider).
 //! - [`emulation`]: the same kernels compiled for the host by g++, run by the
 //!   tests against arkworks and zkaccel-dbc on every build, GPU or not.
 //! - [`CudaContext`]: the device, its module and stream (feature `cuda`;
@@ -39,6 +43,7 @@ pub mod emulation;
 mod error;
 pub mod layout;
 mod msm;
+pub mod ntt;
 pub mod plan;
 pub mod tables;
 
@@ -49,6 +54,7 @@ mod stub;
 
 pub use error::CudaError;
 pub use msm::{CudaMsm, GpuMethod, DBC_MAX_TERMS, DEFAULT_DELTA};
+pub use ntt::CudaNtt;
 #[cfg(feature = "cuda")]
 pub use runtime::{CudaContext, PTX};
 #[cfg(not(feature = "cuda"))]

@@ -6,11 +6,13 @@
 
 use crate::bucket::{combine_windows, exclusive_scan, BucketParams, Segments};
 use crate::error::CudaError;
+use crate::layout::{fr_from_limbs, fr_limbs};
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
+use crate::ntt::NttJob;
 use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, BYTES_PER_TERM};
 use crate::tables::DbcTables;
-use ark_bn254::G1Projective;
-use ark_ff::Zero;
+use ark_bn254::{Fr, G1Projective};
+use ark_ff::{One, Zero};
 use cust::context::{Context, CurrentContext};
 use cust::device::Device;
 use cust::launch;
@@ -162,6 +164,89 @@ impl CudaContext {
             sum += run_bucket_chunk(&g, b, k, montgomery)?;
         }
         Ok(sum)
+    }
+
+    /// One NTT of `data` (length `2^job.log_n`) on the device, in the
+    /// sequence [`crate::emulation::ntt`] emulates.
+    pub fn ntt(&self, data: &mut [Fr], job: &NttJob) -> Result<(), CudaError> {
+        let n = 1u32 << job.log_n;
+        assert_eq!(data.len(), n as usize, "checked by the caller");
+        let g = self.lock()?;
+        let (module, stream) = (&g.module, &g.stream);
+        let all = LaunchPlan::for_threads(n);
+        let host: Vec<[u32; 8]> = data.iter().map(fr_limbs).collect();
+        let d = upload(&host)?;
+        let powers = |count: u32, base: &Fr| -> Result<DeviceBuffer<[u32; 8]>, CudaError> {
+            let out = alloc_output::<[u32; 8]>(count as usize)?;
+            let p = LaunchPlan::for_threads(count);
+            let b = fr_limbs(base);
+            // SAFETY: argument types and counts match the kernel's signature.
+            unsafe {
+                launch!(module.zk_powers<<<p.grid, p.block, 0, stream>>>(
+                    out.as_device_ptr(), count, b))?;
+            }
+            Ok(out)
+        };
+        let scale = |pw: Option<&DeviceBuffer<[u32; 8]>>, factor: &Fr| -> Result<(), CudaError> {
+            let f = fr_limbs(factor);
+            let (ptr, has) = match pw {
+                Some(p) => (p.as_device_ptr(), 1u32),
+                None => (d.as_device_ptr(), 0u32), // not read when has = 0
+            };
+            // SAFETY: n values and, when has = 1, n powers.
+            unsafe {
+                launch!(module.zk_ntt_scale<<<all.grid, all.block, 0, stream>>>(
+                    d.as_device_ptr(), ptr, has, f, n))?;
+            }
+            Ok(())
+        };
+        let mut keep = Vec::new();
+        if let Some(gen) = job.pre {
+            let pw = powers(n, &gen)?;
+            scale(Some(&pw), &Fr::one())?;
+            keep.push(pw);
+        }
+        let tw = powers((n / 2).max(1), &job.root)?;
+        // SAFETY: argument types and counts match the kernel's signature.
+        unsafe {
+            launch!(module.zk_ntt_bitrev<<<all.grid, all.block, 0, stream>>>(
+                d.as_device_ptr(), job.log_n))?;
+        }
+        let k = job.block_stages();
+        if k > 0 {
+            let threads = (1u32 << k) / 2;
+            // SAFETY: each block works on its own 2^k elements.
+            unsafe {
+                launch!(module.zk_ntt_block_stages<<<n >> k, threads, 0, stream>>>(
+                    d.as_device_ptr(), tw.as_device_ptr(), job.log_n, k))?;
+            }
+        }
+        let half = LaunchPlan::for_threads(n / 2);
+        for s in k + 1..=job.log_n {
+            // SAFETY: the butterflies of one stage touch disjoint pairs.
+            unsafe {
+                launch!(module.zk_ntt_stage<<<half.grid, half.block, 0, stream>>>(
+                    d.as_device_ptr(), tw.as_device_ptr(), job.log_n, s))?;
+            }
+        }
+        if job.post_powers.is_some() || job.post_factor.is_some() {
+            let pw = match job.post_powers {
+                Some(gen) => Some(powers(n, &gen)?),
+                None => None,
+            };
+            scale(pw.as_ref(), &job.post_factor.unwrap_or(Fr::one()))?;
+            keep.extend(pw);
+        }
+        stream.synchronize()?;
+        drop(keep);
+        let mut out = vec![[0u32; 8]; n as usize];
+        d.copy_to(&mut out[..])?;
+        for (x, l) in data.iter_mut().zip(&out) {
+            *x = fr_from_limbs(l).ok_or_else(|| {
+                CudaError::BadResult("an NTT output is not below the modulus".into())
+            })?;
+        }
+        Ok(())
     }
 
     /// `a_i * b_i` in Fq on the device (Montgomery limbs), one per thread.

@@ -55,6 +55,13 @@ pub enum NttError {
     },
     /// The requested kernel cannot run on this CPU or for this field.
     KernelUnavailable(Kernel),
+    /// A provider other than the CPU (the GPU) failed; the message says why.
+    Backend {
+        /// The provider's name ([`NttProvider::name`](crate::NttProvider::name)).
+        backend: &'static str,
+        /// What went wrong.
+        message: String,
+    },
 }
 
 impl fmt::Display for NttError {
@@ -68,6 +75,9 @@ impl fmt::Display for NttError {
                 f,
                 "NTT kernel {k:?} is not available for this field on this CPU"
             ),
+            NttError::Backend { backend, message } => {
+                write!(f, "the {backend} NTT failed: {message}")
+            }
         }
     }
 }

@@ -1,0 +1,116 @@
+// The NTT on the GPU: radix-2 Cooley-Tukey over BN254 Fr (Montgomery form),
+// in four kinds of kernels:
+//
+//   zk_powers            thread i: base^i (square-and-multiply), for the
+//                        twiddle table w^i (i < n/2) and the coset powers g^i
+//   zk_ntt_bitrev        thread i: swaps i with its bit reversal
+//   zk_ntt_block_stages  block b: the first k <= 8 stages of its 2^k
+//                        contiguous elements, in shared memory (one
+//                        __syncthreads per stage, no global traffic between)
+//   zk_ntt_stage         thread t: one butterfly of a later stage, in global
+//                        memory (one launch per stage)
+//   zk_ntt_scale         thread i: x_i * powers_i * factor (coset and 1/n)
+//
+// Forward: (coset scaling), bit reversal, stages; inverse: the same with
+// w^-1, then scaling by g^-i / n: exactly ark-poly's Radix2EvaluationDomain.
+// Not yet here: the four-step split for sizes beyond what global-memory
+// stages serve well (to be tuned on a GPU).
+//
+// Block kernels are written once for both sides: ZK_BLOCK_FOR walks a
+// block's threads (threadIdx.x on the device, a loop on the host, which runs
+// a whole block in one host thread) and ZK_BLOCK_SYNC is __syncthreads (a
+// no-op between the host loops, which already run stage after stage).
+#pragma once
+
+#include "../ff/bn254.cuh"
+
+#ifdef __CUDA_ARCH__
+#define ZK_BLOCK_FOR(t, count) for (uint32_t t = threadIdx.x; t < (count); t += blockDim.x)
+#define ZK_BLOCK_SYNC() __syncthreads()
+#else
+#define ZK_BLOCK_FOR(t, count) for (uint32_t t = 0; t < (count); t++)
+#define ZK_BLOCK_SYNC() \
+    do {                \
+    } while (0)
+#endif
+
+#define ZK_NTT_BLOCK_LOG 8  // shared-memory stages: blocks of 256 elements (8 KiB)
+
+namespace zk {
+
+/// Thread i: out[i] = base^i.
+ZK_HD void powers_body(uint32_t i, bn254_fr* out, uint32_t count, bn254_fr base) {
+    if (i >= count) return;
+    bn254_fr acc = bn254_fr::one(), sq = base;
+    for (uint32_t e = i; e != 0; e >>= 1) {
+        if (e & 1) acc = acc * sq;
+        sq = sq.sqr();
+    }
+    out[i] = acc;
+}
+
+ZK_HD uint32_t bit_reverse(uint32_t x, uint32_t log_n) {
+    if (log_n == 0) return 0;
+#ifdef __CUDA_ARCH__
+    return __brev(x) >> (32 - log_n);
+#else
+    uint32_t r = 0;
+    for (uint32_t b = 0; b < log_n; b++) r |= ((x >> b) & 1) << (log_n - 1 - b);
+    return r;
+#endif
+}
+
+/// Thread i: swaps data[i] and data[rev(i)] once (the smaller index does it).
+ZK_HD void ntt_bitrev_body(uint32_t i, bn254_fr* data, uint32_t log_n) {
+    if (i >= (1u << log_n)) return;
+    uint32_t j = bit_reverse(i, log_n);
+    if (i < j) {
+        bn254_fr t = data[i];
+        data[i] = data[j];
+        data[j] = t;
+    }
+}
+
+/// The butterfly of stage s (1-based) for butterfly index t, on `a`
+/// (offsets relative to `a`); twiddles tw[j] = w^j for the full size 2^log_n.
+ZK_HD void ntt_butterfly(bn254_fr* a, const bn254_fr* tw, uint32_t log_n, uint32_t s, uint32_t t) {
+    uint32_t half = 1u << (s - 1);
+    uint32_t k = t & (half - 1);
+    uint32_t i = ((t >> (s - 1)) << s) + k;
+    bn254_fr u = a[i];
+    bn254_fr v = a[i + half] * tw[(size_t)k << (log_n - s)];
+    a[i] = u + v;
+    a[i + half] = u - v;
+}
+
+/// Block b: stages 1..k on elements [b 2^k, (b + 1) 2^k), in `sh` (2^k elements).
+ZK_HD void ntt_block_stages_body(uint32_t b, bn254_fr* data, const bn254_fr* tw, uint32_t log_n,
+                                 uint32_t k, bn254_fr* sh) {
+    const uint32_t m = 1u << k;
+    bn254_fr* d = data + (size_t)b * m;
+    ZK_BLOCK_FOR(t, m) sh[t] = d[t];
+    ZK_BLOCK_SYNC();
+    for (uint32_t s = 1; s <= k; s++) {
+        ZK_BLOCK_FOR(t, m / 2) ntt_butterfly(sh, tw, log_n, s, t);
+        ZK_BLOCK_SYNC();
+    }
+    ZK_BLOCK_FOR(t, m) d[t] = sh[t];
+}
+
+/// Thread t: butterfly t of stage s over the whole array.
+ZK_HD void ntt_stage_body(uint32_t t, bn254_fr* data, const bn254_fr* tw, uint32_t log_n,
+                          uint32_t s) {
+    if (t >= (1u << log_n) / 2) return;
+    ntt_butterfly(data, tw, log_n, s, t);
+}
+
+/// Thread i: data[i] = data[i] * powers[i] (if has_powers) * factor.
+ZK_HD void ntt_scale_body(uint32_t i, bn254_fr* data, const bn254_fr* powers, uint32_t has_powers,
+                          bn254_fr factor, uint32_t n) {
+    if (i >= n) return;
+    bn254_fr x = data[i];
+    if (has_powers) x = x * powers[i];
+    data[i] = x * factor;
+}
+
+}  // namespace zk
