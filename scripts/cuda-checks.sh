@@ -7,7 +7,8 @@
 #      spill; registers per kernel are printed;
 #   4. the tests with the feature on (no GPU: CudaContext::new must answer
 #      NoDevice, CudaMsm must fall back to the CPU with the right result; GPU
-#      tests print SKIPPED).
+#      tests print SKIPPED), and the prove example with --backend auto, which
+#      must prove, verify and say which backend it took.
 # If a package registry is unreachable, the stage is skipped with a loud
 # message; any build, ptxas or test failure fails the run.
 set -euo pipefail
@@ -74,5 +75,14 @@ if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
 
-echo "== tests, zkaccel-cuda --features cuda"
+echo "== tests, zkaccel-cuda and zkaccel-groth16 --features cuda"
 cargo test -p zkaccel-cuda --features cuda
+cargo test -p zkaccel-groth16 --features cuda --test groth16 cuda_backend
+
+echo "== the prove example with --features cuda --backend auto (no GPU: falls back and says so)"
+out=$(cargo run --profile test --features cuda --example prove -- \
+    --circuit mimc --size 1024 --rounds 1 --backend auto 2>&1)
+echo "$out" | grep -E "backend auto ->|speed-up|byte-identical"
+echo "$out" | grep -q "zkaccel-groth16: backend auto -> " || { echo "no backend log line" >&2; exit 1; }
+echo "$out" | grep -q "proofs byte-identical: true; both verify with ark-groth16: true" \
+    || { echo "the proof under --features cuda is wrong" >&2; exit 1; }

@@ -7,8 +7,10 @@ use std::sync::Once;
 pub enum Backend {
     /// zkaccel's CPU MSM and NTT.
     Cpu,
-    /// The CUDA backend (not part of this build yet: proving with it returns
-    /// [`crate::Groth16Error::BackendUnavailable`]).
+    /// The GPU (feature `cuda`): the G1 MSMs of BN254 proofs run on it (G2
+    /// and the witness map stay on the CPU for now). Without a usable GPU,
+    /// proving returns [`crate::Groth16Error::BackendUnavailable`] with the
+    /// reason.
     Cuda,
     /// The GPU when one is usable, the CPU otherwise; says which once per
     /// process on stderr.
@@ -38,19 +40,68 @@ impl BackendChoice for Auto {
     const BACKEND: Backend = Backend::Auto;
 }
 
-/// The backend that will actually run, or why none can.
-pub fn resolve(requested: Backend) -> Result<Backend, &'static str> {
-    const NO_CUDA: &str =
-        "this build of zkaccel has no CUDA backend (the CPU backend is available)";
+/// What a requested backend resolved to for one proof.
+#[derive(Clone, Debug)]
+pub(crate) enum Resolved {
+    /// zkaccel's CPU MSM and NTT.
+    Cpu,
+    /// A GPU, open and with zkaccel's kernels loaded.
+    #[cfg(feature = "cuda")]
+    Cuda(std::sync::Arc<zkaccel_cuda::CudaContext>),
+}
+
+/// The process's GPU, opened once: device 0, or why there is none.
+#[cfg(feature = "cuda")]
+fn gpu() -> Result<std::sync::Arc<zkaccel_cuda::CudaContext>, String> {
+    use std::sync::{Arc, OnceLock};
+    static GPU: OnceLock<Result<Arc<zkaccel_cuda::CudaContext>, String>> = OnceLock::new();
+    GPU.get_or_init(|| {
+        zkaccel_cuda::CudaContext::new(0)
+            .map(Arc::new)
+            .map_err(|e| e.to_string())
+    })
+    .clone()
+}
+
+#[cfg(not(feature = "cuda"))]
+fn gpu() -> Result<std::convert::Infallible, String> {
+    Err("this build of zkaccel has no CUDA backend (build with the feature `cuda`)".into())
+}
+
+/// Resolves `requested`: `Cuda` is an error naming the reason when no GPU
+/// can be used; `Auto` takes the GPU when it can and says which backend it
+/// chose, and why, once per process on stderr.
+pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
     match requested {
-        Backend::Cpu => Ok(Backend::Cpu),
-        Backend::Cuda => Err(NO_CUDA),
+        Backend::Cpu => Ok(Resolved::Cpu),
+        Backend::Cuda => match gpu() {
+            #[cfg(feature = "cuda")]
+            Ok(ctx) => Ok(Resolved::Cuda(ctx)),
+            #[cfg(not(feature = "cuda"))]
+            Ok(never) => match never {},
+            Err(why) => Err(why),
+        },
         Backend::Auto => {
             static SAID: Once = Once::new();
-            SAID.call_once(|| {
-                eprintln!("zkaccel-groth16: backend auto -> cpu (no CUDA backend in this build)")
-            });
-            Ok(Backend::Cpu)
+            match gpu() {
+                #[cfg(feature = "cuda")]
+                Ok(ctx) => {
+                    SAID.call_once(|| {
+                        eprintln!(
+                            "zkaccel-groth16: backend auto -> cuda (GPU {}: {}; G1 MSMs of BN254 proofs on the GPU)",
+                            ctx.ordinal(),
+                            ctx.name()
+                        )
+                    });
+                    Ok(Resolved::Cuda(ctx))
+                }
+                #[cfg(not(feature = "cuda"))]
+                Ok(never) => match never {},
+                Err(why) => {
+                    SAID.call_once(|| eprintln!("zkaccel-groth16: backend auto -> cpu ({why})"));
+                    Ok(Resolved::Cpu)
+                }
+            }
         }
     }
 }

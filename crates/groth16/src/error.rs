@@ -28,7 +28,7 @@ pub enum Groth16Error {
     },
     /// The requested backend is not available in this build or on this
     /// machine.
-    BackendUnavailable(&'static str),
+    BackendUnavailable(String),
     /// A multi-scalar multiplication rejected its inputs (a bug: the lengths
     /// are checked before).
     Msm(zkaccel_cpu::MsmError),

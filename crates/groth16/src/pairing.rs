@@ -21,11 +21,20 @@ pub trait AccelPairing: Pairing {
     fn g2_bases(b: &[Self::G2Affine]) -> &[Affine<Self::G2Config>];
     /// A zkaccel G2 result as arkworks' type.
     fn g2_result(p: Projective<Self::G2Config>) -> Self::G2;
+    /// The GPU's G1 MSM for this pairing, where zkaccel-cuda has kernels for
+    /// its G1 (BN254); `None` keeps the CPU.
+    #[cfg(feature = "cuda")]
+    fn cuda_g1(
+        _ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
+    ) -> Option<Box<dyn zkaccel_cpu::MsmProvider<Self::G1Config>>> {
+        None
+    }
 }
 
 macro_rules! accel_pairing {
-    ($pairing:ty, $g1:ty, $g2:ty) => {
+    ($pairing:ty, $g1:ty, $g2:ty $(, $cuda_g1:item)?) => {
         impl AccelPairing for $pairing {
+            $($cuda_g1)?
             type G1Config = $g1;
             type G2Config = $g2;
             fn g1_bases(b: &[Self::G1Affine]) -> &[Affine<$g1>] {
@@ -47,7 +56,13 @@ macro_rules! accel_pairing {
 accel_pairing!(
     ark_bn254::Bn254,
     ark_bn254::g1::Config,
-    ark_bn254::g2::Config
+    ark_bn254::g2::Config,
+    #[cfg(feature = "cuda")]
+    fn cuda_g1(
+        ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
+    ) -> Option<Box<dyn zkaccel_cpu::MsmProvider<ark_bn254::g1::Config>>> {
+        Some(Box::new(zkaccel_cuda::CudaMsm::with_context(ctx)))
+    }
 );
 accel_pairing!(
     ark_bls12_381::Bls12_381,

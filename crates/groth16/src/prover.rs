@@ -129,7 +129,13 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
-        backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
+        let resolved = backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
+        // The GPU's G1 MSM where the backend and the curve have one.
+        let gpu_g1: Option<Box<dyn zkaccel_cpu::MsmProvider<E::G1Config>>> = match resolved {
+            backend::Resolved::Cpu => None,
+            #[cfg(feature = "cuda")]
+            backend::Resolved::Cuda(ctx) => E::cuda_g1(ctx),
+        };
         let start = Instant::now();
         let mut t = ProofTimings::default();
         let cs = timed(&mut t.synthesis, || Self::synthesize(circuit))?;
@@ -165,9 +171,10 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         let g1 = |bases: &[E::G1Affine],
                   prep: Option<&PreparedBases<E::G1Config>>,
                   scalars: &[E::ScalarField]| {
-            match prep {
-                Some(p) => p.msm(scalars),
-                None => zkaccel_cpu::msm(E::g1_bases(bases), scalars),
+            match (prep, &gpu_g1) {
+                (Some(p), _) => p.msm(scalars),
+                (None, Some(gpu)) => gpu.msm(E::g1_bases(bases), scalars),
+                (None, None) => zkaccel_cpu::msm(E::g1_bases(bases), scalars),
             }
             .map(E::g1_result)
         };

@@ -183,15 +183,19 @@ fn wrong_number_of_public_inputs_is_an_error() {
 }
 
 #[test]
-fn cuda_backend_reports_unavailable() {
+fn cuda_backend_proves_or_reports_unavailable() {
     let c = MimcChain::<Fr>::new(Fr::from(3u64), 10);
     let mut rng = ChaCha20Rng::seed_from_u64(4);
     let (pk, _) = Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
     match Groth16::<Bn254, backend::Cuda>::prove(&pk, c, &mut rng) {
         Err(Groth16Error::BackendUnavailable(why)) => {
-            println!("SKIPPED: CUDA proving ({why})");
+            // Past the harness's capture, so the skip shows in every run.
+            use std::io::Write;
+            let _ = writeln!(std::io::stderr(), "SKIPPED CUDA proving: {why}");
         }
-        other => panic!("expected BackendUnavailable, got {other:?}"),
+        // With the feature `cuda` on a machine with a GPU, the proof is real.
+        Ok(_) => {}
+        other => panic!("expected a proof or BackendUnavailable, got {other:?}"),
     }
 }
 
