@@ -6,7 +6,7 @@ use ark_ff::{PrimeField, UniformRand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
-use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm, PreparedBases};
+use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm, MsmProvider, PreparedBases};
 
 struct Args {
     curve: String,
@@ -16,6 +16,7 @@ struct Args {
     algorithm: String,
     rounds: usize,
     prepared: bool,
+    backend: String,
     json: bool,
 }
 
@@ -29,6 +30,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
             "--bits",
             "--algorithm",
             "--rounds",
+            "--backend",
         ],
         &["--json", "--prepared"],
     )?;
@@ -40,6 +42,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         algorithm: f.str("--algorithm", "auto"),
         rounds: f.num("--rounds", 7)?,
         prepared: f.has("--prepared"),
+        backend: f.str("--backend", "cpu"),
         json: f.has("--json"),
     };
     if a.log_n > 24 || a.rounds == 0 {
@@ -59,7 +62,8 @@ fn algorithm(name: &str) -> Result<MsmAlgorithm, String> {
     })
 }
 
-fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
+/// `gpu`: the provider zkaccel's side runs on (`--backend cuda`), or the CPU.
+fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String, String> {
     let n = 1usize << a.log_n;
     let alg = algorithm(&a.algorithm)?;
     let mut rng = ChaCha20Rng::seed_from_u64(1);
@@ -103,9 +107,10 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
         let p = PreparedBases::new(&bases);
         (p, t.elapsed())
     });
-    let ours = |b: &[Affine<P>], s: &[P::ScalarField]| match &prepared {
-        Some((p, _)) => p.msm(s),
-        None => msm_with(b, s, alg),
+    let ours = |b: &[Affine<P>], s: &[P::ScalarField]| match (&prepared, gpu) {
+        (Some((p, _)), _) => p.msm(s),
+        (None, Some(g)) => g.msm(b, s),
+        (None, None) => msm_with(b, s, alg),
     };
     let got = ours(&bases, &scalars).map_err(|e| e.to_string())?;
     let equal = got == want;
@@ -150,9 +155,15 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
 pub fn main(rest: &[String]) -> Result<String, String> {
     let a = parse(rest)?;
     match a.curve.as_str() {
-        "bn254-g1" => run::<ark_bn254::g1::Config>(&a),
-        "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a),
-        "secp256k1" => run::<ark_secp256k1::Config>(&a),
+        "bn254-g1" if a.backend == "cuda" => {
+            let gpu = zkaccel::cuda::CudaMsm::new(0).map_err(|e| format!("--backend cuda: {e}"))?;
+            run::<ark_bn254::g1::Config>(&a, Some(&gpu))
+        }
+        _ if a.backend == "cuda" => Err("--backend cuda supports --curve bn254-g1 only".into()),
+        _ if a.backend != "cpu" => Err(format!("unknown backend {:?} (cpu, cuda)", a.backend)),
+        "bn254-g1" => run::<ark_bn254::g1::Config>(&a, None),
+        "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a, None),
+        "secp256k1" => run::<ark_secp256k1::Config>(&a, None),
         c => Err(format!(
             "unknown curve {c:?} (bn254-g1, bls12-381-g1, secp256k1)"
         )),

@@ -7,7 +7,7 @@ use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
-use zkaccel::ntt::{Direction, Kernel, NttDomain};
+use zkaccel::ntt::{Direction, Kernel, NttDomain, NttProvider};
 
 struct Args {
     log_n: u32,
@@ -17,13 +17,14 @@ struct Args {
     groth16: bool,
     kernel: String,
     rounds: usize,
+    backend: String,
     json: bool,
 }
 
 fn parse(rest: &[String]) -> Result<Args, String> {
     let f = crate::flags::Flags::parse(
         rest,
-        &["--log-n", "--batch", "--kernel", "--rounds"],
+        &["--log-n", "--batch", "--kernel", "--rounds", "--backend"],
         &["--coset", "--inverse", "--groth16", "--json"],
     )?;
     let a = Args {
@@ -34,6 +35,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         groth16: f.has("--groth16"),
         kernel: f.str("--kernel", "auto"),
         rounds: f.num("--rounds", 7)?,
+        backend: f.str("--backend", "cpu"),
         json: f.has("--json"),
     };
     if a.log_n > Fr::TWO_ADICITY || a.rounds == 0 || a.batch == 0 {
@@ -63,6 +65,18 @@ fn kernel(name: &str) -> Result<Kernel, String> {
 pub fn main(rest: &[String]) -> Result<String, String> {
     let a = parse(rest)?;
     let kernel = kernel(&a.kernel)?;
+    // --backend cuda: zkaccel's side runs on the GPU provider.
+    let gpu = match a.backend.as_str() {
+        "cpu" => None,
+        "cuda" => Some(zkaccel::cuda::CudaNtt::with_context(std::sync::Arc::new(
+            zkaccel::cuda::CudaContext::new(0).map_err(|e| format!("--backend cuda: {e}"))?,
+        ))),
+        b => return Err(format!("unknown backend {b:?} (cpu, cuda)")),
+    };
+    let batch = |d: &NttDomain<Fr>, v: &mut [Vec<Fr>], dir: Direction| match &gpu {
+        Some(g) => g.transform_batch(d, v, dir),
+        None => d.transform_batch(v, dir, kernel),
+    };
     let n = 1usize << a.log_n;
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let count = if a.groth16 { 3 } else { a.batch };
@@ -89,14 +103,12 @@ pub fn main(rest: &[String]) -> Result<String, String> {
     // zkaccel's and ark-poly's versions of the workload, in place.
     let run_ours = |v: &mut Vec<Vec<Fr>>| -> Result<(), String> {
         if a.groth16 {
-            ours.transform_batch(v, Direction::Inverse, kernel)
-                .and_then(|_| ours_c.transform_batch(v, Direction::Forward, kernel))
-                .and_then(|_| ours_c.transform(&mut v[0], Direction::Inverse, kernel))
+            batch(&ours, v, Direction::Inverse)
+                .and_then(|_| batch(&ours_c, v, Direction::Forward))
+                .and_then(|_| batch(&ours_c, &mut v[..1], Direction::Inverse))
                 .map_err(|e| e.to_string())
         } else {
-            ours_d
-                .transform_batch(v, dir, kernel)
-                .map_err(|e| e.to_string())
+            batch(&ours_d, v, dir).map_err(|e| e.to_string())
         }
     };
     let run_ark = |v: &mut Vec<Vec<Fr>>| {

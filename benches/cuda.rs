@@ -1,0 +1,91 @@
+//! The GPU backend against arkworks on the same inputs (BN254): `CudaMsm`
+//! (its `Auto`: bucket method for dense inputs) against arkworks' `msm`, and
+//! `CudaNtt` against ark-poly, at 2^16 and 2^ZKACCEL_BENCH_CUDA_LOG_MAX
+//! (default 20). Results are checked equal before timing. Needs the feature
+//! `cuda` and a GPU: `cargo bench --features cuda --bench cuda`; elsewhere it
+//! prints SKIPPED with the reason and measures nothing.
+
+use ark_bn254::{Fr, G1Projective};
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::UniformRand;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use rand::SeedableRng;
+use rand_chacha::ChaCha20Rng;
+use std::hint::black_box;
+use std::sync::Arc;
+use zkaccel::cpu::MsmProvider;
+use zkaccel::cuda::{CudaContext, CudaMsm, CudaNtt};
+use zkaccel::ntt::{Direction, NttDomain, NttProvider};
+
+fn log_max() -> u32 {
+    std::env::var("ZKACCEL_BENCH_CUDA_LOG_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20)
+}
+
+fn bench_cuda(c: &mut Criterion) {
+    let ctx = match CudaContext::new(0) {
+        Ok(ctx) => Arc::new(ctx),
+        Err(e) => {
+            eprintln!("SKIPPED bench cuda: needs a GPU: {e}");
+            return;
+        }
+    };
+    eprintln!("bench cuda on GPU 0: {}", ctx.name());
+    let (msm, ntt) = (
+        CudaMsm::with_context(ctx.clone()),
+        CudaNtt::with_context(ctx),
+    );
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let mut group = c.benchmark_group("cuda/bn254");
+    group.sample_size(10);
+    let mut logs = vec![16u32];
+    if log_max() > 16 {
+        logs.push(log_max());
+    }
+    for log_n in logs {
+        let n = 1usize << log_n;
+        let step = G1Projective::rand(&mut rng);
+        let mut cur = G1Projective::rand(&mut rng);
+        let proj: Vec<G1Projective> = (0..n)
+            .map(|_| {
+                cur += step;
+                cur
+            })
+            .collect();
+        let bases = G1Projective::normalize_batch(&proj);
+        let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
+        let want = G1Projective::msm(&bases, &scalars).unwrap();
+        assert_eq!(msm.msm(&bases, &scalars).unwrap(), want, "GPU MSM differs");
+        let label = format!("msm-2^{log_n}");
+        group.bench_function(BenchmarkId::new("arkworks", &label), |b| {
+            b.iter(|| black_box(G1Projective::msm(&bases, &scalars).ok()))
+        });
+        group.bench_function(BenchmarkId::new("zkaccel-cuda", &label), |b| {
+            b.iter(|| black_box(msm.msm(&bases, &scalars).ok()))
+        });
+
+        let ark = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+        let ours = NttDomain::<Fr>::new(n).unwrap();
+        let mut batch = vec![scalars.clone()];
+        ntt.transform_batch(&ours, &mut batch, Direction::Forward)
+            .unwrap();
+        assert_eq!(batch[0], ark.fft(&scalars), "GPU NTT differs");
+        let label = format!("fft-2^{log_n}");
+        group.bench_function(BenchmarkId::new("ark-poly", &label), |b| {
+            b.iter(|| black_box(ark.fft(&scalars)))
+        });
+        group.bench_function(BenchmarkId::new("zkaccel-cuda", &label), |b| {
+            b.iter(|| {
+                let mut v = vec![scalars.clone()];
+                black_box(ntt.transform_batch(&ours, &mut v, Direction::Forward).ok())
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_cuda);
+criterion_main!(benches);
