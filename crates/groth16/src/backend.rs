@@ -7,8 +7,8 @@ use std::sync::Once;
 pub enum Backend {
     /// zkaccel's CPU MSM and NTT.
     Cpu,
-    /// The GPU (feature `cuda`): the G1 MSMs of BN254 proofs run on it (G2
-    /// and the witness map stay on the CPU for now). Without a usable GPU,
+    /// The GPU (feature `cuda`): the G1 MSMs and the witness map's NTTs of
+    /// BN254 proofs run on it (the G2 MSM stays on the CPU for now). Without a usable GPU,
     /// proving returns [`crate::Groth16Error::BackendUnavailable`] with the
     /// reason.
     Cuda,
@@ -88,7 +88,7 @@ pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
                 Ok(ctx) => {
                     SAID.call_once(|| {
                         eprintln!(
-                            "zkaccel-groth16: backend auto -> cuda (GPU {}: {}; G1 MSMs of BN254 proofs on the GPU)",
+                            "zkaccel-groth16: backend auto -> cuda (GPU {}: {}; G1 MSMs and NTTs of BN254 proofs on the GPU)",
                             ctx.ordinal(),
                             ctx.name()
                         )

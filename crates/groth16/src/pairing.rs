@@ -4,6 +4,12 @@ use ark_ec::pairing::Pairing;
 use ark_ec::short_weierstrass::{Affine, Projective};
 use zkaccel_cpu::CurveMul;
 
+/// Transforms run on the GPU for the witness map: `(domain, vectors,
+/// direction)`, each vector in place, as `NttDomain::transform_batch` would.
+pub type NttOffloadFn<F> = dyn Fn(&zkaccel_ntt::NttDomain<F>, &mut [Vec<F>], zkaccel_ntt::Direction) -> Result<(), String>
+    + Send
+    + Sync;
+
 /// A pairing-friendly curve whose G1 and G2 are short-Weierstrass groups
 /// zkaccel accelerates. The conversions are identities (the arkworks types
 /// are the same); they exist because Rust cannot yet state that equality as
@@ -21,6 +27,14 @@ pub trait AccelPairing: Pairing {
     fn g2_bases(b: &[Self::G2Affine]) -> &[Affine<Self::G2Config>];
     /// A zkaccel G2 result as arkworks' type.
     fn g2_result(p: Projective<Self::G2Config>) -> Self::G2;
+    /// The GPU's NTT for this pairing's scalar field, where zkaccel-cuda has
+    /// kernels for it (BN254 Fr); `None` keeps the CPU.
+    #[cfg(feature = "cuda")]
+    fn cuda_ntt(
+        _ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
+    ) -> Option<Box<NttOffloadFn<Self::ScalarField>>> {
+        None
+    }
     /// The GPU's G1 MSM for this pairing, where zkaccel-cuda has kernels for
     /// its G1 (BN254); `None` keeps the CPU.
     #[cfg(feature = "cuda")]
@@ -32,9 +46,9 @@ pub trait AccelPairing: Pairing {
 }
 
 macro_rules! accel_pairing {
-    ($pairing:ty, $g1:ty, $g2:ty $(, $cuda_g1:item)?) => {
+    ($pairing:ty, $g1:ty, $g2:ty $(, $gpu:item)*) => {
         impl AccelPairing for $pairing {
-            $($cuda_g1)?
+            $($gpu)*
             type G1Config = $g1;
             type G2Config = $g2;
             fn g1_bases(b: &[Self::G1Affine]) -> &[Affine<$g1>] {
@@ -62,6 +76,16 @@ accel_pairing!(
         ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
     ) -> Option<Box<dyn zkaccel_cpu::MsmProvider<ark_bn254::g1::Config>>> {
         Some(Box::new(zkaccel_cuda::CudaMsm::with_context(ctx)))
+    },
+    #[cfg(feature = "cuda")]
+    fn cuda_ntt(
+        ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
+    ) -> Option<Box<NttOffloadFn<ark_bn254::Fr>>> {
+        use zkaccel_ntt::NttProvider;
+        let p = zkaccel_cuda::CudaNtt::with_context(ctx);
+        Some(Box::new(move |d, v, dir| {
+            p.transform_batch(d, v, dir).map_err(|e| e.to_string())
+        }))
     }
 );
 accel_pairing!(

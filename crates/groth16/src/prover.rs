@@ -131,10 +131,16 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         let resolved = backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
         // The GPU's G1 MSM where the backend and the curve have one.
-        let gpu_g1: Option<Box<dyn zkaccel_cpu::MsmProvider<E::G1Config>>> = match resolved {
+        let gpu_g1: Option<Box<dyn zkaccel_cpu::MsmProvider<E::G1Config>>> = match &resolved {
             backend::Resolved::Cpu => None,
             #[cfg(feature = "cuda")]
-            backend::Resolved::Cuda(ctx) => E::cuda_g1(ctx),
+            backend::Resolved::Cuda(ctx) => E::cuda_g1(ctx.clone()),
+        };
+        // ... and its NTT for the witness map.
+        let gpu_ntt: Option<Box<crate::pairing::NttOffloadFn<E::ScalarField>>> = match &resolved {
+            backend::Resolved::Cpu => None,
+            #[cfg(feature = "cuda")]
+            backend::Resolved::Cuda(ctx) => E::cuda_ntt(ctx.clone()),
         };
         let start = Instant::now();
         let mut t = ProofTimings::default();
@@ -158,13 +164,22 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         check_len("h_query", domain_size - 1, pk.h_query.len())?;
 
         let full: Vec<E::ScalarField> = [&instance[..], &witness[..]].concat();
-        let h =
-            timed(&mut t.witness_map, || {
-                crate::reduction::witness_map::<
-                    E::ScalarField,
-                    zkaccel_ntt::NttDomain<E::ScalarField>,
-                >(matrices, num_inputs, num_constraints, &full, true)
-            })?;
+        let h = timed(&mut t.witness_map, || {
+            crate::reduction::witness_map::<E::ScalarField, zkaccel_ntt::NttDomain<E::ScalarField>>(
+                matrices,
+                num_inputs,
+                num_constraints,
+                &full,
+                true,
+                gpu_ntt.as_deref(),
+            )
+        })
+        .map_err(|e| match e {
+            crate::reduction::MapError::Synthesis(e) => Groth16Error::from(e),
+            crate::reduction::MapError::Offload(m) => {
+                Groth16Error::BackendUnavailable(format!("the GPU NTT failed: {m}"))
+            }
+        })?;
         let assignment = &full[1..];
 
         // Each G1 MSM on the key's bases, or on their prepared copies.

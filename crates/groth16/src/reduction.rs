@@ -4,7 +4,7 @@ use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{evaluate_constraint, LibsnarkReduction, R1CSToQAP};
 use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
-use zkaccel_ntt::NttDomain;
+use zkaccel_ntt::{Direction, NttDomain};
 
 /// The libsnark R1CS-to-QAP reduction (the one ark-groth16 uses by default),
 /// with the seven transforms of the witness map run by zkaccel's NTT.
@@ -41,7 +41,13 @@ impl R1CSToQAP for NttReduction {
             num_constraints,
             full_assignment,
             false,
+            None,
         )
+        .map_err(|e| match e {
+            MapError::Synthesis(e) => e,
+            // No offload was given.
+            MapError::Offload(_) => SynthesisError::Unsatisfiable,
+        })
     }
 
     fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
@@ -51,6 +57,26 @@ impl R1CSToQAP for NttReduction {
         delta_inverse: F,
     ) -> Result<Vec<F>, SynthesisError> {
         LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
+    }
+}
+
+/// A batch of transforms run elsewhere than zkaccel's CPU NTT (the GPU):
+/// `(domain, vectors, direction)`, each vector transformed in place exactly
+/// as `NttDomain::transform_batch` would.
+pub(crate) type NttOffload<'a, F> = &'a crate::pairing::NttOffloadFn<F>;
+
+/// Why the witness map failed.
+#[derive(Debug)]
+pub(crate) enum MapError {
+    /// The circuit or its matrices.
+    Synthesis(SynthesisError),
+    /// The offloaded transforms (the GPU), with their message.
+    Offload(String),
+}
+
+impl From<SynthesisError> for MapError {
+    fn from(e: SynthesisError) -> Self {
+        MapError::Synthesis(e)
     }
 }
 
@@ -64,17 +90,18 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     num_constraints: usize,
     full_assignment: &[F],
     check: bool,
-) -> Result<Vec<F>, SynthesisError> {
+    offload: Option<NttOffload<'_, F>>,
+) -> Result<Vec<F>, MapError> {
     if matrices.len() < 3 {
-        return Err(SynthesisError::ArityMismatch);
+        return Err(SynthesisError::ArityMismatch.into());
     }
     let Some(domain) = NttDomain::<F>::new(num_constraints + num_inputs) else {
-        return LibsnarkReduction::witness_map_from_matrices::<F, D>(
+        return Ok(LibsnarkReduction::witness_map_from_matrices::<F, D>(
             matrices,
             num_inputs,
             num_constraints,
             full_assignment,
-        );
+        )?);
     };
     let n = domain.size();
     let coset = domain
@@ -94,14 +121,22 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
         .copy_from_slice(&full_assignment[..num_inputs]);
     let mut abc = [a, eval(1), eval(2)];
     if check && !satisfied(&abc, num_constraints) {
-        return Err(SynthesisError::Unsatisfiable);
+        return Err(SynthesisError::Unsatisfiable.into());
     }
 
-    for v in abc.iter_mut() {
-        domain.ifft_in_place(v);
-    }
-    for v in abc.iter_mut() {
-        coset.fft_in_place(v);
+    match offload {
+        Some(run) => {
+            run(&domain, &mut abc, Direction::Inverse).map_err(MapError::Offload)?;
+            run(&coset, &mut abc, Direction::Forward).map_err(MapError::Offload)?;
+        }
+        None => {
+            for v in abc.iter_mut() {
+                domain.ifft_in_place(v);
+            }
+            for v in abc.iter_mut() {
+                coset.fft_in_place(v);
+            }
+        }
     }
     let [mut ab, b, c] = abc;
     let z_inv = domain
@@ -111,8 +146,18 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     // h on the coset: (a * b - c) / Z(g), then back to coefficients.
     par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
     drop((b, c));
-    coset.ifft_in_place(&mut ab);
-    Ok(ab)
+    match offload {
+        Some(run) => {
+            let mut one = [ab];
+            run(&coset, &mut one, Direction::Inverse).map_err(MapError::Offload)?;
+            let [ab] = one;
+            Ok(ab)
+        }
+        None => {
+            coset.ifft_in_place(&mut ab);
+            Ok(ab)
+        }
+    }
 }
 
 /// Whether `a_i * b_i == c_i` for every constraint.
