@@ -192,6 +192,8 @@ fn run(cfg: &Config) -> Result<String, String> {
         bar.set_message(msg);
     };
     let started = Instant::now();
+    // Before anything is written: the report's own outputs are tracked files.
+    let commit = commit();
     let plots = cfg.out.join("plots");
     std::fs::create_dir_all(&plots).map_err(|e| format!("{}: {e}", plots.display()))?;
     let mut md = String::new();
@@ -447,7 +449,7 @@ fn run(cfg: &Config) -> Result<String, String> {
         "Produced by `cargo run --release --example report --{}` on {} at commit {} in {:.0} s.\n",
         if cfg.quick { " --quick" } else { "" },
         today(),
-        commit(),
+        commit,
         started.elapsed().as_secs_f64()
     );
     let _ = writeln!(md, "- Machine: {}.", machine());
