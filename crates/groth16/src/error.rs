@@ -27,7 +27,8 @@ pub enum Groth16Error {
         got: usize,
     },
     /// The requested backend is not available in this build or on this
-    /// machine.
+    /// machine, or it failed during the proof (the GPU); the message says
+    /// which and why.
     BackendUnavailable(String),
     /// A multi-scalar multiplication rejected its inputs (a bug: the lengths
     /// are checked before).
