@@ -78,8 +78,9 @@ impl std::error::Error for MsmError {}
 /// Below this many terms (after filtering), `Auto` runs Strauss.
 pub const STRAUSS_MAX_TERMS: usize = 32;
 
-/// `Err(LengthMismatch)` unless there are as many scalars as bases.
-pub(crate) fn check_lengths(bases: usize, scalars: usize) -> Result<(), MsmError> {
+/// `Err(LengthMismatch)` unless there are as many scalars as bases (the
+/// check every [`MsmProvider`] makes first).
+pub fn check_lengths(bases: usize, scalars: usize) -> Result<(), MsmError> {
     if bases == scalars {
         Ok(())
     } else {

@@ -8,6 +8,7 @@ use ark_bn254::{g1::Config as G1Config, Fr, G1Affine, G1Projective};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInt, BigInteger, Zero};
 use std::sync::Arc;
+use zkaccel_cpu::msm::check_lengths;
 use zkaccel_cpu::{CpuMsm, MsmError, MsmProvider};
 
 /// The delta of the per-thread chain search (the paper's GPU setting).
@@ -159,14 +160,6 @@ impl CudaMsm {
     }
 }
 
-fn check(bases: usize, scalars: usize) -> Result<(), MsmError> {
-    if bases == scalars {
-        Ok(())
-    } else {
-        Err(MsmError::LengthMismatch { bases, scalars })
-    }
-}
-
 impl MsmProvider<G1Config> for CudaMsm {
     fn name(&self) -> &'static str {
         if self.gpu.is_some() {
@@ -177,7 +170,7 @@ impl MsmProvider<G1Config> for CudaMsm {
     }
 
     fn msm(&self, bases: &[G1Affine], scalars: &[Fr]) -> Result<G1Projective, MsmError> {
-        check(bases.len(), scalars.len())?;
+        check_lengths(bases.len(), scalars.len())?;
         match &self.gpu {
             Some(ctx) => self.run(ctx, bases, scalars, |s| s.is_zero(), fr_limbs, true),
             None => MsmProvider::<G1Config>::msm(&self.cpu, bases, scalars),
@@ -189,7 +182,7 @@ impl MsmProvider<G1Config> for CudaMsm {
         bases: &[G1Affine],
         scalars: &[BigInt<4>],
     ) -> Result<G1Projective, MsmError> {
-        check(bases.len(), scalars.len())?;
+        check_lengths(bases.len(), scalars.len())?;
         match &self.gpu {
             Some(ctx) => self.run(ctx, bases, scalars, |s| s.is_zero(), scalar_limbs, false),
             None => MsmProvider::<G1Config>::msm_bigint(&self.cpu, bases, scalars),

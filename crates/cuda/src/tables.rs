@@ -116,7 +116,8 @@ impl DbcTables {
             debug_assert_eq!(carry, 0);
         }
         for nbits in 1..=MAX_BITS {
-            let order = MinCost::for_bits(nbits as u32);
+            // The process-wide table `Dbc::suboptimal` itself uses.
+            let order = MinCost::cached(nbits as u32);
             for (slot, &b) in t.order[nbits].iter_mut().zip(order.order()) {
                 if (b as usize) < POW3 {
                     *slot = b;
