@@ -234,6 +234,9 @@ impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     type Elements = Elements<F>;
 
     fn new(num_coeffs: usize) -> Option<Self> {
+        // ark-poly 0.6 overflows in `next_power_of_two` (a panic in debug
+        // builds) above 2^63; no field has that much two-adicity anyway.
+        num_coeffs.checked_next_power_of_two()?;
         Radix2EvaluationDomain::new(num_coeffs).map(Self::from_radix2)
     }
 
@@ -242,6 +245,7 @@ impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     }
 
     fn compute_size_of_domain(num_coeffs: usize) -> Option<usize> {
+        num_coeffs.checked_next_power_of_two()?;
         Radix2EvaluationDomain::<F>::compute_size_of_domain(num_coeffs)
     }
 

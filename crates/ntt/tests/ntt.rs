@@ -224,6 +224,21 @@ fn padding_and_size_rules_match_arkworks() {
     );
 }
 
+/// Regression (found by the `ntt` fuzz target): ark-poly 0.6's
+/// `Radix2EvaluationDomain::new` overflows in `next_power_of_two` above 2^63
+/// and panics in debug builds; `NttDomain` answers `None` for every size.
+#[test]
+fn sizes_near_usize_max_are_refused_not_panics() {
+    for size in [usize::MAX, usize::MAX - 1, (1usize << 63) + 1] {
+        assert!(NttDomain::<Fr>::new(size).is_none(), "{size}");
+        assert!(
+            NttDomain::<Fr>::compute_size_of_domain(size).is_none(),
+            "{size}"
+        );
+    }
+    assert!(NttDomain::<Fr>::new(1usize << 63).is_none());
+}
+
 /// Non-field coefficients (group elements) take the generic path.
 #[test]
 fn group_element_coefficients() {

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs the coverage-guided fuzz targets of fuzz/ (cargo-fuzz, libFuzzer).
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]
+#
+# SECONDS per target (default 30); the targets default to all of them:
+# dbc_cli dbc_chain msm ntt groth16_keys. Each run starts from the committed
+# seeds in fuzz/corpus/<target> and writes what it finds to a scratch copy in
+# fuzz/target/corpus/<target> (set ZKACCEL_FUZZ_SAVE=1 to grow the committed
+# corpus instead; then minimise it with `cargo fuzz cmin`). A crash stops the
+# run with a non-zero status and leaves the input in fuzz/artifacts/.
+#
+# cargo-fuzz is installed from crates.io into .tools/ on first use. The pinned
+# stable toolchain runs it with RUSTC_BOOTSTRAP=1 (the instrumentation flags
+# are unstable); debug assertions and overflow checks are on (-a).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+secs=${1:-30}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(dbc_cli dbc_chain msm ntt groth16_keys)
+
+tools=$root/.tools
+if [ ! -x "$tools/bin/cargo-fuzz" ]; then
+    echo "== installing cargo-fuzz 0.13.2 into .tools/"
+    cargo install cargo-fuzz --version 0.13.2 --locked --root "$tools" --quiet
+fi
+export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
+
+cd fuzz
+echo "== building the fuzz targets"
+cargo fuzz build -a
+for t in "${targets[@]}"; do
+    if [ "${ZKACCEL_FUZZ_SAVE:-0}" = 1 ]; then
+        work=corpus/$t
+        mkdir -p "$work"
+        dirs=("$work")
+    else
+        work=target/corpus/$t
+        rm -rf "$work"
+        mkdir -p "$work" "corpus/$t"
+        dirs=("$work" "corpus/$t")
+    fi
+    echo "== fuzz $t for ${secs}s"
+    log=target/fuzz-$t.log
+    if ! cargo fuzz run -a "$t" "${dirs[@]}" -- \
+        -max_total_time="$secs" -rss_limit_mb=4096 -timeout=60 -print_final_stats=1 >"$log" 2>&1; then
+        tail -n 60 "$log"
+        echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/, log in fuzz/$log)" >&2
+        exit 1
+    fi
+    # The last status line (execs, coverage, corpus) and the final counts.
+    grep -E '^#[0-9]+' "$log" | tail -n 1
+    grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" | tr '\n' ' '
+    echo
+done
+echo "fuzz: all targets ran ${secs}s without a crash"
