@@ -30,7 +30,9 @@ pub mod xyzz;
 
 pub use accel::Accel;
 pub use formulas::{AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, FormulaSet, Plain};
-pub use msm::{msm, msm_bigint_with, msm_with, CpuMsm, MsmAlgorithm, MsmError, MsmProvider};
+pub use msm::{
+    msm, msm_bigint_with, msm_chunked, msm_with, CpuMsm, MsmAlgorithm, MsmError, MsmProvider,
+};
 pub use prepared::PreparedBases;
 pub use xyzz::Xyzz;
 pub use zkaccel_dbc::{DbcError, Limbs};

@@ -48,6 +48,16 @@ pub enum MsmError {
         /// Number of scalars.
         scalars: usize,
     },
+    /// Even in chunks of [`MIN_CHUNK_TERMS`] terms the MSM needs more
+    /// working memory than the budget ([`memory_budget`]) allows.
+    OutOfMemory {
+        /// Number of terms asked for.
+        terms: usize,
+        /// Working memory of the smallest chunk, in bytes.
+        needed: usize,
+        /// The budget, in bytes.
+        budget: usize,
+    },
     /// A provider other than the CPU (the GPU) failed; the message says why.
     Backend {
         /// The provider's name ([`MsmProvider::name`]).
@@ -66,6 +76,16 @@ impl fmt::Display for MsmError {
                     "{bases} bases but {scalars} scalars: an MSM needs one scalar per base"
                 )
             }
+            MsmError::OutOfMemory {
+                terms,
+                needed,
+                budget,
+            } => write!(
+                f,
+                "an MSM of {terms} terms needs {needed} bytes of working memory even in chunks \
+                 of {MIN_CHUNK_TERMS} terms, over the budget of {budget} bytes \
+                 (zkaccel_cpu::msm::set_memory_budget)"
+            ),
             MsmError::Backend { backend, message } => {
                 write!(f, "the {backend} MSM failed: {message}")
             }
@@ -108,7 +128,11 @@ pub fn msm_with<P: CurveMul>(
         MsmAlgorithm::Pippenger => pippenger(bases, &to_bigints(scalars)),
         MsmAlgorithm::Strauss => strauss(bases, &to_bigints(scalars)),
         MsmAlgorithm::DbcPerTerm => dbc_per_term(bases, scalars),
-        MsmAlgorithm::Auto => auto(bases, scalars),
+        MsmAlgorithm::Auto => {
+            let bits = P::ScalarField::MODULUS_BIT_SIZE;
+            let chunk = chunk_for_budget::<P>(bases.len(), bits, None)?;
+            in_chunks(bases, scalars, chunk, auto)
+        }
     })
 }
 
@@ -139,8 +163,184 @@ pub fn msm_bigint_with<P: CurveMul>(
         })
         .into_iter()
         .sum(),
-        MsmAlgorithm::Auto => auto_bigint(bases, scalars),
+        MsmAlgorithm::Auto => {
+            let chunk = chunk_for_budget::<P>(bases.len(), max_bits(scalars), None)?;
+            in_chunks(bases, scalars, chunk, auto_bigint)
+        }
     })
+}
+
+/// [`MsmAlgorithm::Auto`] on consecutive chunks of at most `chunk` terms,
+/// summed: the same result as one call, in less working memory
+/// ([`working_memory`] of a chunk instead of all terms), usually slower.
+/// `chunk = 0` is taken as 1.
+pub fn msm_chunked<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    chunk: usize,
+) -> Result<Projective<P>, MsmError> {
+    check_lengths(bases.len(), scalars.len())?;
+    Ok(in_chunks(bases, scalars, chunk.max(1), auto))
+}
+
+fn in_chunks<P: CurveMul, S>(
+    bases: &[Affine<P>],
+    scalars: &[S],
+    chunk: usize,
+    run: impl Fn(&[Affine<P>], &[S]) -> Projective<P>,
+) -> Projective<P> {
+    if chunk >= bases.len() {
+        return run(bases, scalars);
+    }
+    bases
+        .chunks(chunk)
+        .zip(scalars.chunks(chunk))
+        .map(|(b, s)| run(b, s))
+        .sum()
+}
+
+/// The smallest chunk the budget may force: below this the per-chunk bucket
+/// reduction dominates and the MSM is refused instead.
+pub const MIN_CHUNK_TERMS: usize = 1024;
+
+/// Below this much working memory, `Auto` does not look at the budget (and
+/// does not read `/proc/meminfo`).
+const BUDGET_CHECK_BYTES: usize = 64 << 20;
+
+/// Working memory, in bytes beyond the inputs and the result, of
+/// [`MsmAlgorithm::Auto`] on `n` terms whose widest scalar has `bits` bits.
+/// An upper estimate: it assumes some scalars are 0 or 1 (so the remaining
+/// terms are copied) and counts the signed digits twice (they are built in
+/// parallel chunks and then gathered window by window), the buckets of as
+/// many windows as rayon has threads.
+///
+/// For BN254 G1 and full-width scalars: about 330 MiB at 2^20 terms.
+pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
+    use core::mem::size_of;
+    let point = size_of::<Affine<P>>();
+    let int = size_of::<<P::ScalarField as PrimeField>::BigInt>();
+    // Indices of the kept terms, the kept bases and scalars, and the
+    // scalars out of Montgomery form.
+    let filter = n.saturating_mul(size_of::<usize>() + point + 2 * int);
+    if bits == 0 || n == 0 {
+        return filter;
+    }
+    if n <= STRAUSS_MAX_TERMS {
+        // A projective copy, 2^(w-2) odd multiples and the wNAF digits.
+        let table = (1usize << (STRAUSS_WINDOW - 2)) * point + size_of::<Projective<P>>();
+        let digits = (bits as usize + 1) * size_of::<(i32, u32)>();
+        return filter + n * (table + digits);
+    }
+    let c = pippenger_window(n, bits);
+    let windows = (bits + 1).div_ceil(c) as usize;
+    let digits = n
+        .saturating_mul(windows)
+        .saturating_mul(2 * size_of::<i32>());
+    let nb = 1usize << (c - 1);
+    let xyzz = size_of::<Xyzz<P>>();
+    let per_window = if c >= BATCH_AFFINE_MIN_WINDOW {
+        // Affine buckets, XYZZ overflow, busy flags, then both zipped for
+        // the running sums; one batch of additions.
+        nb * (2 * (point + xyzz) + 1) + BATCH_SIZE * (point + 3 * size_of::<P::BaseField>() + 8)
+    } else {
+        nb * xyzz
+    };
+    filter
+        .saturating_add(digits)
+        .saturating_add(per_window.saturating_mul(parallel_threads().min(windows)))
+}
+
+fn parallel_threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
+    }
+}
+
+/// Terms per chunk so that [`working_memory`] of a chunk fits `budget`
+/// (default [`memory_budget`]): all `n` when they fit, else the largest
+/// chunk that fits, or [`MsmError::OutOfMemory`] if even
+/// [`MIN_CHUNK_TERMS`] terms do not.
+pub fn chunk_for_budget<P: CurveMul>(
+    n: usize,
+    bits: u32,
+    budget: Option<usize>,
+) -> Result<usize, MsmError> {
+    let need = |m: usize| working_memory::<P>(m, bits);
+    if budget.is_none() && need(n) <= BUDGET_CHECK_BYTES && MEMORY_BUDGET.load(Relaxed) == 0 {
+        return Ok(n.max(1));
+    }
+    let budget = budget.unwrap_or_else(memory_budget);
+    if need(n) <= budget {
+        return Ok(n.max(1));
+    }
+    let smallest = n.min(MIN_CHUNK_TERMS);
+    if need(smallest) > budget {
+        return Err(MsmError::OutOfMemory {
+            terms: n,
+            needed: need(smallest),
+            budget,
+        });
+    }
+    // The largest fitting chunk (the estimate grows with m, up to the steps
+    // of the window size: the search only needs its answer to fit).
+    let (mut lo, mut hi) = (smallest, n);
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if need(mid) <= budget {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Ok(lo)
+}
+
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// 0: no explicit budget.
+static MEMORY_BUDGET: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets the process-wide cap on the working memory of one `Auto` MSM, in
+/// bytes (`None`: back to the default, half of the memory available now).
+/// Larger MSMs run in chunks ([`msm_chunked`]); MSMs that do not fit even in
+/// chunks of [`MIN_CHUNK_TERMS`] terms fail with [`MsmError::OutOfMemory`].
+pub fn set_memory_budget(bytes: Option<usize>) {
+    MEMORY_BUDGET.store(bytes.map_or(0, |b| b.max(1)), Relaxed);
+}
+
+/// The current budget: the one set by [`set_memory_budget`], else half of
+/// the memory available to the process (Linux: `MemAvailable`, capped by a
+/// cgroup v2 limit), else unlimited.
+pub fn memory_budget() -> usize {
+    match MEMORY_BUDGET.load(Relaxed) {
+        0 => available_memory().map_or(usize::MAX, |a| a / 2),
+        b => b,
+    }
+}
+
+/// Bytes of memory this process could still use, where the OS says.
+pub fn available_memory() -> Option<usize> {
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let meminfo = read("/proc/meminfo")?;
+    let kib: usize = meminfo
+        .lines()
+        .find(|l| l.starts_with("MemAvailable:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    let mut available = kib.saturating_mul(1024);
+    let limit = read("/sys/fs/cgroup/memory.max").and_then(|s| s.trim().parse::<usize>().ok());
+    let used = read("/sys/fs/cgroup/memory.current").and_then(|s| s.trim().parse::<usize>().ok());
+    if let (Some(limit), Some(used)) = (limit, used) {
+        available = available.min(limit.saturating_sub(used));
+    }
+    Some(available)
 }
 
 /// Where multi-scalar multiplications run: the CPU now ([`CpuMsm`]), CUDA
@@ -291,31 +491,35 @@ fn split_terms_with<P: CurveMul, S: Copy + Send + Sync, O>(
 where
     O: FieldOps<P::BaseField> + Copy + Send + Sync,
 {
+    // Each chunk keeps the indices of its remaining terms; the terms are
+    // then gathered once into exactly sized vectors (no second copy of the
+    // kept terms, see `working_memory`).
     let chunk = FILTER_CHUNK;
     let parts = map_indices(bases.len().div_ceil(chunk), |c| {
         let range = c * chunk..((c + 1) * chunk).min(bases.len());
         let mut ops = ops;
         let mut ones = Xyzz::<P>::zero();
-        let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
-        for (b, k) in bases[range.clone()].iter().zip(&scalars[range]) {
+        let mut kept = Vec::with_capacity(range.len());
+        for i in range {
+            let (b, k) = (&bases[i], &scalars[i]);
             if is_zero(k) || b.is_zero() {
                 continue;
             }
             if is_one(k) {
                 ones.add_affine(b, &mut ops);
             } else {
-                kept_b.push(*b);
-                kept_s.push(*k);
+                kept.push(i);
             }
         }
-        (ones.to_projective(&mut ops), kept_b, kept_s)
+        (ones.to_projective(&mut ops), kept)
     });
+    let total = parts.iter().map(|(_, kept)| kept.len()).sum();
     let mut ones = Projective::<P>::zero();
-    let (mut kept_b, mut kept_s) = (Vec::new(), Vec::new());
-    for (o, b, k) in parts {
+    let (mut kept_b, mut kept_s) = (Vec::with_capacity(total), Vec::with_capacity(total));
+    for (o, kept) in parts {
         ones += o;
-        kept_b.extend(b);
-        kept_s.extend(k);
+        kept_b.extend(kept.iter().map(|&i| bases[i]));
+        kept_s.extend(kept.iter().map(|&i| scalars[i]));
     }
     (ones, kept_b, kept_s)
 }

@@ -86,7 +86,11 @@ fn concurrent_proofs_equal_sequential_ones() {
             Groth16::<Bn254>::verify_with_processed_vk(&pvk, &public, &proof).unwrap(),
             "proof {i} verifies"
         );
-        assert_eq!(bytes(&proof), sequential[i], "proof {i} equals the sequential one");
+        assert_eq!(
+            bytes(&proof),
+            sequential[i],
+            "proof {i} equals the sequential one"
+        );
     }
     // Different witnesses and seeds give different proofs: the comparison
     // above could not pass by accident.

@@ -129,6 +129,18 @@ impl<F: FftField> NttDomain<F> {
         }
     }
 
+    /// Heap bytes one transform of this domain allocates besides the data
+    /// it transforms (an upper estimate, for field coefficients): the
+    /// twiddle tables, built on first use and then cached for the process,
+    /// and per-thread column buffers. It grows as `sqrt(size)`: about 1.1 MiB
+    /// at 2^20 for BN254 on 2 threads, against 32 MiB of data. The
+    /// transforms run in place; the allocating `EvaluationDomain` methods
+    /// (`fft`, `ifft`, ...) add one copy of the data, as in arkworks.
+    pub fn working_memory(&self) -> usize {
+        let f = core::mem::size_of::<F>();
+        crate::transform::working_memory(self.inner.log_size_of_group, f, f)
+    }
+
     /// The ark-poly domain with the same parameters.
     pub fn as_radix2(&self) -> &Radix2EvaluationDomain<F> {
         &self.inner

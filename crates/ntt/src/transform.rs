@@ -155,6 +155,39 @@ fn bitrev_permute<E>(x: &mut [E]) {
     }
 }
 
+/// Upper estimate of the heap bytes one transform of `2^log_n` elements of
+/// `elem` bytes allocates besides its data, for a field of `field` bytes:
+/// the twiddle tables of the (sub-)transform sizes with their build buffer
+/// (cached afterwards), one column block per thread, the inverse scaling's
+/// powers, and a little bookkeeping.
+pub(crate) fn working_memory(log_n: u32, elem: usize, field: usize) -> usize {
+    // A table of size m holds m - 1 twiddles, built from 3m/4 + 1 powers.
+    let table = |k: u32| (1usize << k) * field;
+    let build = |k: u32| (3 * (1usize << k) / 4 + 1) * field;
+    let bookkeeping = 4096;
+    if log_n <= LEAF_LOG {
+        return table(log_n) + build(log_n) + bookkeeping;
+    }
+    let k1 = log_n / 2;
+    let k2 = log_n - k1;
+    let threads = {
+        #[cfg(feature = "parallel")]
+        {
+            rayon::current_num_threads()
+        }
+        #[cfg(not(feature = "parallel"))]
+        {
+            1
+        }
+    };
+    table(k1)
+        + table(k2)
+        + build(k2)
+        + threads * COLUMN_BLOCK * (1usize << k1) * elem
+        + (1usize << k2) * field
+        + bookkeeping
+}
+
 /// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
 pub(crate) fn run<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     let n = data.len();

@@ -45,7 +45,9 @@ impl<F: FftField> StageTwiddles<F> {
             cur *= w;
         }
         let omega4 = if m >= 4 { powers[m / 4] } else { F::one() };
-        let mut table = Vec::new();
+        // m - 1 entries (3 (m/4 + m/16 + ... + 1) for a power of 4, fewer
+        // otherwise): sized once, so the build never holds two copies.
+        let mut table = Vec::with_capacity(m);
         let mut len = m;
         while len >= 4 {
             let stride = m / len; // w_L = w_m^stride
