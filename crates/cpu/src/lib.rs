@@ -23,6 +23,7 @@
 
 pub mod accel;
 pub mod formulas;
+pub mod memory;
 pub mod msm;
 pub mod prepared;
 pub mod scalar_mul;
