@@ -97,10 +97,14 @@ fuzz_target!(|data: &[u8]| {
             let (proof, _) = result.expect("the genuine key proves");
             assert_eq!(proof, f.proof, "same key, same randomness, same proof");
         } else if let Ok((proof, _)) = result {
-            // A key that passed validation but is not the genuine one may
-            // still prove; whatever comes out must go through the verifier
-            // without a panic.
+            // Another key may still prove (garbage, if its points are off
+            // the curve); the verifier must take it without a panic, and
+            // under the genuine verifying key only the genuine proof (which
+            // a change in an unused part of the key still gives) verifies.
             let _ = Groth16::<Bn254>::verify(&pk.vk, &public, &proof);
+            if matches!(Groth16::<Bn254>::verify(&f.vk, &public, &proof), Ok(true)) {
+                assert_eq!(proof, f.proof, "a tampered key gave another valid proof");
+            }
         }
     } else {
         let Ok(proof) = Proof::<Bn254>::deserialize_with_mode(bytes, compress, validate) else {
