@@ -210,12 +210,11 @@ const BUDGET_CHECK_BYTES: usize = 64 << 20;
 /// Working memory, in bytes beyond the inputs and the result, of
 /// [`MsmAlgorithm::Auto`] on `n` terms whose widest scalar has `bits` bits.
 /// An upper estimate: it assumes some scalars are 0 or 1 (so the remaining
-/// terms are copied) and counts the signed digits twice (they are built in
-/// parallel chunks and then gathered window by window), the buckets of as
+/// terms are copied), and counts the signed digits and the buckets of as
 /// many windows as rayon has threads.
 ///
-/// For BN254 G1 and full-width scalars on 2 threads: about 304 MiB at 2^20
-/// terms (the bases themselves are 72 MiB), 1.05 GiB at 2^22.
+/// For BN254 G1 and full-width scalars on 2 threads: about 244 MiB at 2^20
+/// terms (the bases themselves are 72 MiB), 832 MiB at 2^22.
 pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
     use core::mem::size_of;
     let point = size_of::<Affine<P>>();
@@ -234,9 +233,8 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
     }
     let c = pippenger_window(n, bits);
     let windows = (bits + 1).div_ceil(c) as usize;
-    let digits = n
-        .saturating_mul(windows)
-        .saturating_mul(2 * size_of::<i32>());
+    let digits = n.saturating_mul(windows).saturating_mul(size_of::<i32>())
+        + n.div_ceil(DIGIT_CHUNK) * windows * size_of::<&mut [i32]>();
     let nb = 1usize << (c - 1);
     let xyzz = size_of::<Xyzz<P>>();
     let per_window = if c >= BATCH_AFFINE_MIN_WINDOW {
@@ -576,34 +574,57 @@ pub(crate) fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &
 }
 
 /// The signed digits of every scalar, window-major: `out[j * n + i]` is
-/// window `j` of scalar `i`. Chunks of scalars run in parallel.
+/// window `j` of scalar `i`. Chunks of scalars run in parallel, each writing
+/// its own columns of every row in place (no second copy of the digits).
 fn window_major_digits<B: BigInteger>(scalars: &[B], c: u32, windows: usize) -> Vec<i32> {
-    const CHUNK: usize = 4096;
     let n = scalars.len();
-    let parts = map_indices(n.div_ceil(CHUNK), |p| {
-        let range = p * CHUNK..((p + 1) * CHUNK).min(n);
-        let len = range.len();
-        // part[j * len + t]: window j of scalar range.start + t
-        let mut part = vec![0i32; len * windows];
-        let mut one = vec![0i32; windows];
-        for (t, k) in scalars[range].iter().enumerate() {
-            signed_digits(k, c, windows, &mut one);
-            for (j, &d) in one.iter().enumerate() {
-                part[j * len + t] = d;
-            }
-        }
-        part
-    });
     let mut out = vec![0i32; n * windows];
-    for (p, part) in parts.iter().enumerate() {
-        let start = p * CHUNK;
-        let len = part.len() / windows.max(1);
-        for j in 0..windows {
-            out[j * n + start..j * n + start + len].copy_from_slice(&part[j * len..(j + 1) * len]);
+    if n == 0 {
+        return out;
+    }
+    // columns[p][j]: window j's digits of the scalars of chunk p.
+    let chunks = n.div_ceil(DIGIT_CHUNK);
+    let mut columns: Vec<Vec<&mut [i32]>> =
+        (0..chunks).map(|_| Vec::with_capacity(windows)).collect();
+    for row in out.chunks_mut(n) {
+        for (p, part) in row.chunks_mut(DIGIT_CHUNK).enumerate() {
+            columns[p].push(part);
         }
     }
+    let fill = |p: usize, rows: &mut Vec<&mut [i32]>| {
+        let mut one = vec![0i32; windows];
+        for (t, k) in scalars[p * DIGIT_CHUNK..]
+            .iter()
+            .take(DIGIT_CHUNK)
+            .enumerate()
+        {
+            signed_digits(k, c, windows, &mut one);
+            for (row, &d) in rows.iter_mut().zip(&one) {
+                row[t] = d;
+            }
+        }
+    };
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        columns
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(p, rows)| fill(p, rows));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        columns
+            .iter_mut()
+            .enumerate()
+            .for_each(|(p, rows)| fill(p, rows));
+    }
+    drop(columns);
     out
 }
+
+/// Scalars per task of [`window_major_digits`].
+const DIGIT_CHUNK: usize = 4096;
 
 /// Bucket method; see the module docs. Runs on the curve's
 /// [`CurveMul::Ops`] (zkaccel-ff's assembly on BN254) where the CPU supports
