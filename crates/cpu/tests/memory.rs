@@ -11,34 +11,13 @@ use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{UniformRand, Zero};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use std::sync::Mutex;
 use zkaccel_cpu::msm::{chunk_for_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS};
 use zkaccel_cpu::{msm, msm_chunked, MsmError};
 
-/// Counts live heap bytes and their peak since the last reset.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), SeqCst) + layout.size();
-            PEAK.fetch_max(now, SeqCst);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), SeqCst);
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "../../../tests/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::peak_during;
 
 static LOCK: Mutex<()> = Mutex::new(());
 
@@ -57,14 +36,6 @@ fn input(n: usize, seed: u64) -> (Vec<G1Affine>, Vec<Fr>) {
         scalars[8] = -Fr::from(1u64);
     }
     (G1Projective::normalize_batch(&bases), scalars)
-}
-
-/// Peak heap bytes allocated by `f` beyond what was live before it.
-fn peak_during<T>(f: impl FnOnce() -> T) -> (T, usize) {
-    let before = LIVE.load(SeqCst);
-    PEAK.store(before, SeqCst);
-    let out = f();
-    (out, PEAK.load(SeqCst).saturating_sub(before))
 }
 
 #[test]

@@ -7,31 +7,11 @@ use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use rand::SeedableRng;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::SeqCst};
 use zkaccel_ntt::{Direction, Kernel, NttDomain};
 
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            let now = LIVE.fetch_add(layout.size(), SeqCst) + layout.size();
-            PEAK.fetch_max(now, SeqCst);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), SeqCst);
-    }
-}
-
-#[global_allocator]
-static ALLOC: Counting = Counting;
+#[path = "../../../tests/support/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::peak_during;
 
 #[test]
 fn estimate_bounds_the_real_allocations() {
@@ -61,10 +41,7 @@ fn estimate_bounds_the_real_allocations() {
         // Forward then coset inverse, each on first use of its tables.
         for direction in [Direction::Forward, Direction::Inverse] {
             let mut v = data.clone();
-            let before = LIVE.load(SeqCst);
-            PEAK.store(before, SeqCst);
-            d.transform(&mut v, direction, Kernel::Auto).unwrap();
-            let peak = PEAK.load(SeqCst) - before;
+            let ((), peak) = peak_during(|| d.transform(&mut v, direction, Kernel::Auto).unwrap());
             eprintln!(
                 "2^{log_n} {direction:?}: allocated at most {peak} bytes, estimate {estimate}"
             );
