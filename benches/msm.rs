@@ -49,7 +49,11 @@ fn bench_msm(c: &mut Criterion) {
                 MsmAlgorithm::Strauss,
             ]
         } else {
-            &[MsmAlgorithm::Auto, MsmAlgorithm::Pippenger]
+            &[
+                MsmAlgorithm::Auto,
+                MsmAlgorithm::Pippenger,
+                MsmAlgorithm::PippengerGlv,
+            ]
         };
         run(format!("dense-2^{log_n}"), &b, &s, algs);
     }

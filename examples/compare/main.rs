@@ -5,7 +5,7 @@
 //! cargo run --release --example compare -- scalar-mul --curve bn254-g1 --method auto --count 64 [--rounds 31]
 //!     [--vs arkworks|naf|wnaf-W|dbc-D|glv|auto] [--formulas own|generic] [--json]
 //! cargo run --release --example compare -- msm --curve bn254-g1 --log-n 16 [--density 1|sqrt|1/100|1/1000]
-//!     [--bits B] [--algorithm auto|pippenger|strauss|dbc-per-term|naive] [--backend cpu|cuda] [--rounds 7] [--json]
+//!     [--bits B] [--algorithm auto|pippenger|pippenger-glv|strauss|dbc-per-term|naive] [--backend cpu|cuda] [--rounds 7] [--json]
 //! cargo run --release --example compare -- ntt --log-n 20 [--coset] [--inverse] [--batch K]
 //!     [--groth16] [--kernel auto|adx|portable|generic] [--backend cpu|cuda] [--rounds 7] [--json]
 //! ```

@@ -55,6 +55,7 @@ fn algorithm(name: &str) -> Result<MsmAlgorithm, String> {
     Ok(match name {
         "auto" => MsmAlgorithm::Auto,
         "pippenger" => MsmAlgorithm::Pippenger,
+        "pippenger-glv" => MsmAlgorithm::PippengerGlv,
         "strauss" => MsmAlgorithm::Strauss,
         "dbc-per-term" => MsmAlgorithm::DbcPerTerm,
         "naive" => MsmAlgorithm::Naive,

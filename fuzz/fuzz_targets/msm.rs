@@ -2,13 +2,14 @@
 //! repeated points, P and -P together) and arbitrary 256-bit scalars, many of
 //! them non-canonical (>= r). Every zkaccel algorithm, `PreparedBases`
 //! included, must equal the plain sum of arkworks' `mul_bigint` (and
-//! arkworks' own `msm_bigint`), on BN254 G1 (ADX field code), BN254 G2 (Fq2)
+//! arkworks' own `msm_bigint` where the scalars fit in the modulus' bit
+//! size: beyond it arkworks drops the top bits), on BN254 G1 (ADX field code), BN254 G2 (Fq2)
 //! and BLS12-381 G1 (portable limbs). Mismatched lengths must be refused.
 #![no_main]
 
 use ark_ec::short_weierstrass::{Affine, Projective};
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
-use ark_ff::{BigInt, PrimeField};
+use ark_ff::{BigInt, BigInteger, PrimeField};
 use libfuzzer_sys::fuzz_target;
 use zkaccel_cpu::CurveMul;
 use zkaccel_cpu::{msm_bigint_with, msm_with, MsmAlgorithm, MsmError, PreparedBases};
@@ -71,14 +72,20 @@ where
         .zip(&scalars)
         .map(|(b, k)| b.mul_bigint(k))
         .sum();
-    assert_eq!(
-        Projective::<P>::msm_bigint(&bases, &scalars),
-        want,
-        "arkworks itself"
-    );
+    // arkworks 0.6's msm_bigint reads only MODULUS_BIT_SIZE bits of each
+    // scalar (found by this target): it is a reference only below that.
+    let bits = P::ScalarField::MODULUS_BIT_SIZE;
+    if scalars.iter().all(|k| k.num_bits() <= bits) {
+        assert_eq!(
+            Projective::<P>::msm_bigint(&bases, &scalars),
+            want,
+            "arkworks itself"
+        );
+    }
     for alg in [
         MsmAlgorithm::Auto,
         MsmAlgorithm::Pippenger,
+        MsmAlgorithm::PippengerGlv,
         MsmAlgorithm::Strauss,
         MsmAlgorithm::DbcPerTerm,
     ] {
@@ -95,6 +102,7 @@ where
     for alg in [
         MsmAlgorithm::Auto,
         MsmAlgorithm::Pippenger,
+        MsmAlgorithm::PippengerGlv,
         MsmAlgorithm::DbcPerTerm,
     ] {
         assert_eq!(
@@ -123,7 +131,6 @@ where
 /// `k mod r` for any 256-bit integer.
 trait FromBigIntMod: PrimeField<BigInt = BigInt<4>> {
     fn from_bigint_mod(k: &BigInt<4>) -> Self {
-        use ark_ff::BigInteger;
         Self::from_le_bytes_mod_order(&k.to_bytes_le())
     }
 }

@@ -23,6 +23,7 @@
 
 pub mod accel;
 pub mod formulas;
+pub mod glv;
 pub mod memory;
 pub mod msm;
 pub mod prepared;
@@ -129,6 +130,23 @@ pub trait CurveMul: SWCurveConfig {
         None
     }
 
+    /// The GLV split of an MSM's terms ([`glv::GlvSplit::split_terms`])
+    /// where it applies: the
+    /// curve has an endomorphism and every point is in the prime-order
+    /// subgroup (cofactor 1), so splitting changes no result. `None`
+    /// elsewhere (arkworks' MSM has no GLV, and on other curves a point
+    /// outside the subgroup would give a different sum).
+    #[allow(clippy::type_complexity)]
+    fn msm_glv_split<B: ark_ff::BigInteger>(
+        _bases: &[ark_ec::short_weierstrass::Affine<Self>],
+        _scalars: &[B],
+    ) -> Option<(
+        Vec<ark_ec::short_weierstrass::Affine<Self>>,
+        Vec<ark_ff::BigInt<4>>,
+    )> {
+        None
+    }
+
     /// The field arithmetic of this curve's MSM: zkaccel-ff's assembly
     /// kernels where they cover the base field ([`AdxOps`] for BN254's Fq,
     /// [`AdxFp2Ops`] for its Fq2), arkworks' operators ([`Plain`]) elsewhere.
@@ -180,6 +198,21 @@ macro_rules! glv_curves {
             const AUTO_GLV: bool = $auto_glv;
 
             type Ops = $ops;
+
+            fn msm_glv_split<B: ark_ff::BigInteger>(
+                bases: &[ark_ec::short_weierstrass::Affine<Self>],
+                scalars: &[B],
+            ) -> Option<(Vec<ark_ec::short_weierstrass::Affine<Self>>, Vec<ark_ff::BigInt<4>>)> {
+                if <Self as ark_ec::CurveConfig>::COFACTOR != [1] {
+                    return None;
+                }
+                static SPLIT: std::sync::OnceLock<Option<glv::GlvSplit>> =
+                    std::sync::OnceLock::new();
+                SPLIT
+                    .get_or_init(glv::GlvSplit::new::<$config>)
+                    .as_ref()?
+                    .split_terms(bases, scalars)
+            }
 
             fn glv<O: FieldOps<Self::BaseField>>(
                 p: &Projective<Self>,

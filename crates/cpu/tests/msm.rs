@@ -1,7 +1,7 @@
 //! Every MSM algorithm against arkworks' `VariableBaseMSM::msm`, per curve.
 
 use ark_ec::short_weierstrass::{Affine, Projective};
-use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{PrimeField, UniformRand};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -11,9 +11,10 @@ use zkaccel_cpu::{
     PreparedBases,
 };
 
-const ALL: [MsmAlgorithm; 5] = [
+const ALL: [MsmAlgorithm; 6] = [
     MsmAlgorithm::Auto,
     MsmAlgorithm::Pippenger,
+    MsmAlgorithm::PippengerGlv,
     MsmAlgorithm::Strauss,
     MsmAlgorithm::DbcPerTerm,
     MsmAlgorithm::Naive,
@@ -211,8 +212,9 @@ fn bls12_381_g1() {
     suite::<ark_bls12_381::g1::Config>();
 }
 
-/// Integers at and beyond the group order are multiplied as integers, as
-/// arkworks' `msm_bigint` does; lengths are checked.
+/// Integers at and beyond the group order are multiplied as integers
+/// (equal to arkworks' `msm_bigint` while they fit in the modulus' bit
+/// size); lengths are checked.
 #[test]
 fn bigint_scalars_beyond_the_order() {
     use ark_ff::BigInteger;
@@ -253,6 +255,41 @@ fn bigint_scalars_beyond_the_order() {
         })
     );
     assert!(prepared.memory_bytes() >= 300 * prepared.copies() * 64);
+}
+
+/// Regression (found by the `msm` fuzz target): scalars with bits set at or
+/// above the modulus' bit size (up to 2^256 - 1) are multiplied exactly by
+/// every algorithm, on every curve, against the plain sum of arkworks'
+/// `mul_bigint`. arkworks 0.6's own `msm_bigint` ignores those top bits (it
+/// reads `MODULUS_BIT_SIZE` bits of each scalar), so it is not the
+/// reference here.
+#[test]
+fn full_width_integers_are_exact() {
+    fn check<P: CurveMul>(seed: u64)
+    where
+        P::ScalarField: PrimeField<BigInt = ark_ff::BigInt<4>>,
+    {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        for n in [1usize, 2, 33, 1500] {
+            let (bases, _) = random_input::<P>(&mut rng, n);
+            let mut ints: Vec<ark_ff::BigInt<4>> =
+                (0..n).map(|_| ark_ff::BigInt(rng.gen())).collect();
+            ints[0] = ark_ff::BigInt([u64::MAX; 4]);
+            let want: Projective<P> = bases.iter().zip(&ints).map(|(b, k)| b.mul_bigint(k)).sum();
+            for alg in ALL {
+                assert_eq!(
+                    msm_bigint_with(&bases, &ints, alg).unwrap(),
+                    want,
+                    "{alg:?} n {n}"
+                );
+            }
+            let prepared = PreparedBases::new(&bases);
+            assert_eq!(prepared.msm_bigint(&ints).unwrap(), want, "prepared n {n}");
+        }
+    }
+    check::<ark_bn254::g1::Config>(1);
+    check::<ark_bn254::g2::Config>(2);
+    check::<ark_bls12_381::g1::Config>(3);
 }
 
 #[test]
