@@ -34,7 +34,7 @@ impl BucketParams {
     /// The geometry for `n` terms: the CPU's window rule (minimise
     /// `windows * (n + 2^c)`) kept to `2..=16` bits.
     pub fn new(n: u32) -> BucketParams {
-        let c = zkaccel_cpu::msm::pippenger_window(n as usize, 256).clamp(2, 16);
+        let c = zkaccel_cpu::msm::min_work_window(n as usize, 256).clamp(2, 16);
         BucketParams::with_window(n, c)
     }
 
