@@ -3,11 +3,11 @@
 //! | algorithm | what it does | where it wins |
 //! |---|---|---|
 //! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, XYZZ buckets, running-sum reduction, windows in parallel | dense inputs beyond a few dozen terms |
-//! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | measured 2-10% slower than Pippenger here, so `Auto` does not pick it |
+//! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | 2^12-2^14 dense full-width terms (4-7%); slower from 2^16 |
 //! | [`MsmAlgorithm::Strauss`] | interleaved wNAF, all tables normalised with one inversion | a few terms (libsecp256k1's crossover is about 88) |
 //! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
 //! | [`MsmAlgorithm::Naive`] | arkworks' own `P * k` per term, summed | the reference |
-//! | [`MsmAlgorithm::Auto`] | drops zero scalars, adds the bases of scalar one directly, sizes windows to the widest remaining scalar, then picks Strauss or Pippenger | everything |
+//! | [`MsmAlgorithm::Auto`] | drops zero scalars, adds the bases of scalar one directly, sizes windows to the widest remaining scalar, then picks Strauss, Pippenger with the GLV split ([`GLV_AUTO_TERMS`]) or Pippenger | everything |
 //!
 //! Pippenger's window count follows the effective scalar width, so small
 //! scalars (8, 16, 32, 64 bits) need proportionally fewer windows: that is
@@ -238,6 +238,12 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
         let digits = (bits as usize + 1) * size_of::<(i32, u32)>();
         return filter + n * (table + digits);
     }
+    let (split, n, bits) = if uses_glv::<P>(n, bits) {
+        // The split terms: 2n bases and half-width scalars (at most 129 bits).
+        (2 * n * (point + int), 2 * n, 129)
+    } else {
+        (0, n, bits)
+    };
     let c = pippenger_window(n, bits);
     let windows = (bits + 1).div_ceil(c) as usize;
     let digits = n.saturating_mul(windows).saturating_mul(size_of::<i32>())
@@ -252,6 +258,7 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
         nb * xyzz
     };
     filter
+        .saturating_add(split)
         .saturating_add(digits)
         .saturating_add(per_window.saturating_mul(parallel_threads().min(windows)))
 }
@@ -443,9 +450,24 @@ fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
 ) -> Projective<P> {
     if bases.len() <= STRAUSS_MAX_TERMS {
         strauss(bases, scalars)
+    } else if uses_glv::<P>(bases.len(), max_bits(scalars)) {
+        pippenger_glv(bases, scalars)
     } else {
         pippenger(bases, scalars)
     }
+}
+
+/// Term counts for which `Auto` runs [`pippenger_glv`] (where the curve
+/// allows the split): measured 4-7% faster than plain Pippenger at 2^12-2^14
+/// on the development machine, 1.5% at 2^15, 4% slower at 2^16 and 10% at
+/// 2^20 (twice the points to stream), so only this range.
+pub const GLV_AUTO_TERMS: core::ops::Range<usize> = (1 << 12)..(1 << 15);
+
+/// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
+fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
+    GLV_AUTO_TERMS.contains(&n)
+        && bits > GLV_MIN_BITS
+        && P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some()
 }
 
 /// Scalars up to this width are not split by [`pippenger_glv`]: the halves
@@ -455,10 +477,10 @@ pub const GLV_MIN_BITS: u32 = 160;
 /// [`MsmAlgorithm::PippengerGlv`]: [`pippenger`] on the GLV-split terms
 /// (`2n` terms of about half the width, [`crate::glv`]) where
 /// [`CurveMul::msm_glv_split`] allows it and the scalars are wider than
-/// [`GLV_MIN_BITS`], on the terms as given otherwise. Not chosen by `Auto`:
-/// on the 2-core development machine it was 2-10% slower than plain
-/// Pippenger at 2^12-2^18 (same bucket additions, twice the points to
-/// stream, the split itself), see the README.
+/// [`GLV_MIN_BITS`], on the terms as given otherwise. `Auto` runs it for
+/// [`GLV_AUTO_TERMS`] terms only: it halves the windows but not the bucket
+/// additions and streams twice the points, which costs more than it saves
+/// from 2^16 terms up (see the README).
 pub fn pippenger_glv<P: CurveMul, B: BigInteger>(
     bases: &[Affine<P>],
     scalars: &[B],
