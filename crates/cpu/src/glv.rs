@@ -28,51 +28,69 @@ use ark_ff::{BigInt, BigInteger, PrimeField};
 #[derive(Clone, Debug)]
 pub struct GlvSplit {
     /// `(positive, |n|)` for n11, n12, n21, n22 (arkworks' basis).
-    n: [(bool, [u64; 4]); 4],
+    n: [(bool, BigInt<4>); 4],
     /// `⌊2^256 |n22| / r⌋` and `⌊2^256 |n12| / r⌋`.
-    g22: [u64; 4],
-    g12: [u64; 4],
-    r: [u64; 4],
+    g22: BigInt<4>,
+    g12: BigInt<4>,
+    r: BigInt<4>,
 }
 
 impl GlvSplit {
     /// The constants for `P` (its scalar field must have 4 limbs).
-    pub fn new<P: GLVConfig>() -> Option<GlvSplit>
+    pub fn new<P: GLVConfig>() -> GlvSplit
     where
         P::ScalarField: PrimeField<BigInt = BigInt<4>>,
     {
-        let r = <P::ScalarField as PrimeField>::MODULUS.0;
-        let n = P::SCALAR_DECOMP_COEFFS.map(|(s, b)| (s, b.0));
-        let shifted = |m: [u64; 4]| div_shifted(&m, &r);
-        Some(GlvSplit {
-            g22: shifted(n[3].1),
-            g12: shifted(n[1].1),
+        let r = <P::ScalarField as PrimeField>::MODULUS;
+        let n = P::SCALAR_DECOMP_COEFFS;
+        GlvSplit {
+            g22: div_shifted(&n[3].1, &r),
+            g12: div_shifted(&n[1].1, &r),
             n,
             r,
-        })
+        }
     }
 
     /// `(k1, k2)` as `(non-negative, |k|)` pairs with `k ≡ ±|k1| ± λ|k2|`
-    /// (mod r), for any 256-bit `k` (reduced mod r first).
-    pub fn decompose(&self, k: &[u64; 4]) -> ((bool, BigInt<4>), (bool, BigInt<4>)) {
+    /// (mod r), for any 256-bit `k` (reduced mod r first). All arithmetic
+    /// below wraps mod 2^256 (ark-ff's `BigInt` operations, carries
+    /// ignored): the true `k1`, `k2` are far below 2^255 in magnitude.
+    pub fn decompose(&self, k: &BigInt<4>) -> ((bool, BigInt<4>), (bool, BigInt<4>)) {
         let mut k = *k;
-        while !lt(&k, &self.r) {
-            k = sub(&k, &self.r);
+        while k >= self.r {
+            k.sub_with_borrow(&self.r);
         }
+        let neg = |v: BigInt<4>| {
+            let mut z = BigInt::zero();
+            z.sub_with_borrow(&v);
+            z
+        };
         // β1 = k n22 / r, β2 = -k n12 / r (rounded down in magnitude).
-        let b1 = (self.n[3].0, mul_hi(&k, &self.g22));
-        let b2 = (!self.n[1].0, mul_hi(&k, &self.g12));
-        let signed = |(pos, m): (bool, [u64; 4])| if pos { m } else { neg(&m) };
-        let term =
-            |b: (bool, [u64; 4]), n: (bool, [u64; 4])| signed((b.0 == n.0, mul_lo(&b.1, &n.1)));
-        // k1 = k - (β1 n11 + β2 n21), k2 = -(β1 n12 + β2 n22), mod 2^256.
-        let k1 = sub(&k, &add(&term(b1, self.n[0]), &term(b2, self.n[2])));
-        let k2 = neg(&add(&term(b1, self.n[1]), &term(b2, self.n[3])));
-        let split = |v: [u64; 4]| {
-            if v[3] >> 63 == 1 {
-                (false, BigInt(neg(&v)))
+        let b1 = (self.n[3].0, k.mul_high(&self.g22));
+        let b2 = (!self.n[1].0, k.mul_high(&self.g12));
+        // β n as a wrapping signed integer.
+        let term = |b: (bool, BigInt<4>), n: (bool, BigInt<4>)| {
+            let m = b.1.mul_low(&n.1);
+            if b.0 == n.0 {
+                m
             } else {
-                (true, BigInt(v))
+                neg(m)
+            }
+        };
+        let sum = |x: BigInt<4>, y: BigInt<4>| {
+            let mut x = x;
+            x.add_with_carry(&y);
+            x
+        };
+        // k1 = k - (β1 n11 + β2 n21), k2 = -(β1 n12 + β2 n22), mod 2^256.
+        let mut k1 = k;
+        k1.sub_with_borrow(&sum(term(b1, self.n[0]), term(b2, self.n[2])));
+        let k2 = neg(sum(term(b1, self.n[1]), term(b2, self.n[3])));
+        let split = |v: BigInt<4>| {
+            if v.get_bit(255) {
+                (false, neg(v))
+            } else {
+                (true, v)
             }
         };
         (split(k1), split(k2))
@@ -94,9 +112,9 @@ impl GlvSplit {
             let mut b = Vec::with_capacity(2 * range.len());
             let mut s = Vec::with_capacity(2 * range.len());
             for i in range {
-                let mut limbs = [0u64; 4];
-                limbs[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
-                let ((p1, k1), (p2, k2)) = self.decompose(&limbs);
+                let mut k = BigInt::<4>::zero();
+                k.0[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
+                let ((p1, k1), (p2, k2)) = self.decompose(&k);
                 let p = bases[i];
                 let e = P::endomorphism_affine(&p);
                 b.push(if p1 { p } else { -p });
@@ -120,93 +138,23 @@ impl GlvSplit {
 const SPLIT_CHUNK: usize = 4096;
 
 /// `⌊m 2^256 / r⌋` for `m < r`, by shift-and-subtract over the 512-bit
-/// numerator (run once per curve).
-fn div_shifted(m: &[u64; 4], r: &[u64; 4]) -> [u64; 4] {
-    let mut rem = [0u64; 4];
-    let mut q = [0u64; 4];
+/// numerator `m 2^256` (run once per curve).
+fn div_shifted(m: &BigInt<4>, r: &BigInt<4>) -> BigInt<4> {
+    let mut rem = BigInt::<4>::zero();
+    let mut q = BigInt::<4>::zero();
     for bit in (0..512usize).rev() {
-        let out = rem[3] >> 63;
-        let next = if bit >= 256 {
-            (m[(bit - 256) / 64] >> (bit % 64)) & 1
-        } else {
-            0
-        };
-        rem = [
-            rem[0] << 1 | next,
-            rem[1] << 1 | rem[0] >> 63,
-            rem[2] << 1 | rem[1] >> 63,
-            rem[3] << 1 | rem[2] >> 63,
-        ];
-        if out == 1 || !lt(&rem, r) {
-            rem = sub(&rem, r);
+        let out = rem.mul2();
+        if bit >= 256 && m.get_bit(bit - 256) {
+            rem.0[0] |= 1;
+        }
+        if out || rem >= *r {
+            rem.sub_with_borrow(r);
             if bit < 256 {
-                q[bit / 64] |= 1 << (bit % 64);
+                q.0[bit / 64] |= 1 << (bit % 64);
             }
         }
     }
     q
-}
-
-fn lt(a: &[u64; 4], b: &[u64; 4]) -> bool {
-    for i in (0..4).rev() {
-        if a[i] != b[i] {
-            return a[i] < b[i];
-        }
-    }
-    false
-}
-
-fn add(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut carry = false;
-    for i in 0..4 {
-        let (s, c1) = a[i].overflowing_add(b[i]);
-        let (s, c2) = s.overflowing_add(carry as u64);
-        out[i] = s;
-        carry = c1 || c2;
-    }
-    out
-}
-
-fn sub(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    let mut borrow = false;
-    for i in 0..4 {
-        let (d, b1) = a[i].overflowing_sub(b[i]);
-        let (d, b2) = d.overflowing_sub(borrow as u64);
-        out[i] = d;
-        borrow = b1 || b2;
-    }
-    out
-}
-
-fn neg(a: &[u64; 4]) -> [u64; 4] {
-    sub(&[0; 4], a)
-}
-
-/// The full 512-bit product, little-endian.
-fn mul_wide(a: &[u64; 4], b: &[u64; 4]) -> [u64; 8] {
-    let mut out = [0u64; 8];
-    for i in 0..4 {
-        let mut carry = 0u128;
-        for j in 0..4 {
-            let t = a[i] as u128 * b[j] as u128 + out[i + j] as u128 + carry;
-            out[i + j] = t as u64;
-            carry = t >> 64;
-        }
-        out[i + 4] = carry as u64;
-    }
-    out
-}
-
-fn mul_lo(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let w = mul_wide(a, b);
-    [w[0], w[1], w[2], w[3]]
-}
-
-fn mul_hi(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
-    let w = mul_wide(a, b);
-    [w[4], w[5], w[6], w[7]]
 }
 
 #[cfg(test)]
@@ -217,7 +165,7 @@ mod tests {
     use rand::SeedableRng;
 
     fn check(split: &GlvSplit, k: BigInt<4>) {
-        let ((p1, k1), (p2, k2)) = split.decompose(&k.0);
+        let ((p1, k1), (p2, k2)) = split.decompose(&k);
         let f = |pos: bool, v: BigInt<4>| {
             let x = Fr::from_bigint(v).expect("half-width");
             if pos {
@@ -237,7 +185,7 @@ mod tests {
 
     #[test]
     fn decomposition_identity_and_width() {
-        let split = GlvSplit::new::<Config>().unwrap();
+        let split = GlvSplit::new::<Config>();
         let r = <Fr as PrimeField>::MODULUS;
         let mut edge = vec![BigInt::zero(), BigInt::from(1u64), r, BigInt([u64::MAX; 4])];
         let mut r1 = r;

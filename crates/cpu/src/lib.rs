@@ -206,11 +206,9 @@ macro_rules! glv_curves {
                 if <Self as ark_ec::CurveConfig>::COFACTOR != [1] {
                     return None;
                 }
-                static SPLIT: std::sync::OnceLock<Option<glv::GlvSplit>> =
-                    std::sync::OnceLock::new();
+                static SPLIT: std::sync::OnceLock<glv::GlvSplit> = std::sync::OnceLock::new();
                 SPLIT
                     .get_or_init(glv::GlvSplit::new::<$config>)
-                    .as_ref()?
                     .split_terms(bases, scalars)
             }
 

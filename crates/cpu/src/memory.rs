@@ -7,10 +7,10 @@ fn read(path: &str) -> Option<String> {
     std::fs::read_to_string(path).ok()
 }
 
-/// A `kB` field of `/proc/self/status` (`VmRSS:`, `VmHWM:`, ...) in bytes.
-fn status_bytes(field: &str) -> Option<usize> {
-    let status = read("/proc/self/status")?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
+/// A `kB` field (`VmRSS:`, `MemAvailable:`, ...) of a /proc file, in bytes.
+fn kib_field(path: &str, field: &str) -> Option<usize> {
+    let text = read(path)?;
+    let line = text.lines().find(|l| l.starts_with(field))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib.saturating_mul(1024))
 }
@@ -18,15 +18,7 @@ fn status_bytes(field: &str) -> Option<usize> {
 /// Bytes of memory this process could still use: `MemAvailable`, capped by
 /// the room left under a cgroup v2 limit (containers).
 pub fn available() -> Option<usize> {
-    let meminfo = read("/proc/meminfo")?;
-    let kib: usize = meminfo
-        .lines()
-        .find(|l| l.starts_with("MemAvailable:"))?
-        .split_whitespace()
-        .nth(1)?
-        .parse()
-        .ok()?;
-    let mut available = kib.saturating_mul(1024);
+    let mut available = kib_field("/proc/meminfo", "MemAvailable:")?;
     let limit = read("/sys/fs/cgroup/memory.max").and_then(|s| s.trim().parse::<usize>().ok());
     let used = read("/sys/fs/cgroup/memory.current").and_then(|s| s.trim().parse::<usize>().ok());
     if let (Some(limit), Some(used)) = (limit, used) {
@@ -37,13 +29,13 @@ pub fn available() -> Option<usize> {
 
 /// Resident set size now, in bytes (`VmRSS`).
 pub fn rss() -> Option<usize> {
-    status_bytes("VmRSS:")
+    kib_field("/proc/self/status", "VmRSS:")
 }
 
 /// Peak resident set size since the process started or since the last
 /// successful [`reset_peak_rss`], in bytes (`VmHWM`).
 pub fn peak_rss() -> Option<usize> {
-    status_bytes("VmHWM:")
+    kib_field("/proc/self/status", "VmHWM:")
 }
 
 /// Resets the peak to the current RSS (Linux 4.0+: writes `5` to

@@ -263,17 +263,6 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
         .saturating_add(per_window.saturating_mul(parallel_threads().min(windows)))
 }
 
-fn parallel_threads() -> usize {
-    #[cfg(feature = "parallel")]
-    {
-        rayon::current_num_threads()
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        1
-    }
-}
-
 /// Terms per chunk so that [`working_memory`] of a chunk fits `budget`
 /// (default [`memory_budget`]): all `n` when they fit, else the largest
 /// chunk that fits, or [`MsmError::OutOfMemory`] if even
@@ -396,8 +385,9 @@ impl<P: CurveMul> MsmProvider<P> for CpuMsm {
     }
 }
 
-/// `f(0), ..., f(n - 1)`, in parallel with the `parallel` feature: the one
-/// place the feature switches this module.
+/// `f(0), ..., f(n - 1)`, in parallel with the `parallel` feature. This,
+/// [`for_each_indexed`] and [`parallel_threads`] are the only places the
+/// feature switches this module.
 pub(crate) fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Send) -> Vec<R> {
     #[cfg(feature = "parallel")]
     {
@@ -407,6 +397,32 @@ pub(crate) fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Sen
     #[cfg(not(feature = "parallel"))]
     {
         (0..n).map(f).collect()
+    }
+}
+
+/// `f(i, &mut items[i])` for every item, in parallel with the `parallel`
+/// feature.
+fn for_each_indexed<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync + Send) {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        items.par_iter_mut().enumerate().for_each(|(i, t)| f(i, t));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        items.iter_mut().enumerate().for_each(|(i, t)| f(i, t));
+    }
+}
+
+/// Threads the parallel parts run on (rayon's pool; 1 without `parallel`).
+fn parallel_threads() -> usize {
+    #[cfg(feature = "parallel")]
+    {
+        rayon::current_num_threads()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        1
     }
 }
 
@@ -451,7 +467,7 @@ fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
     if bases.len() <= STRAUSS_MAX_TERMS {
         strauss(bases, scalars)
     } else if uses_glv::<P>(bases.len(), max_bits(scalars)) {
-        pippenger_glv(bases, scalars)
+        split_then_pippenger(bases, scalars)
     } else {
         pippenger(bases, scalars)
     }
@@ -486,11 +502,22 @@ pub fn pippenger_glv<P: CurveMul, B: BigInteger>(
     scalars: &[B],
 ) -> Projective<P> {
     if max_bits(scalars) > GLV_MIN_BITS {
-        if let Some((b, s)) = P::msm_glv_split(bases, scalars) {
-            return pippenger(&b, &s);
-        }
+        split_then_pippenger(bases, scalars)
+    } else {
+        pippenger(bases, scalars)
     }
-    pippenger(bases, scalars)
+}
+
+/// [`pippenger`] on the GLV-split terms, or on the terms as given where the
+/// curve has no split.
+fn split_then_pippenger<P: CurveMul, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P> {
+    match P::msm_glv_split(bases, scalars) {
+        Some((b, s)) => pippenger(&b, &s),
+        None => pippenger(bases, scalars),
+    }
 }
 
 /// Drops the terms with a zero scalar or base, sums the bases whose scalar is
@@ -675,21 +702,7 @@ fn window_major_digits<B: BigInteger>(scalars: &[B], c: u32, windows: usize) -> 
             }
         }
     };
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        columns
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(p, rows)| fill(p, rows));
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        columns
-            .iter_mut()
-            .enumerate()
-            .for_each(|(p, rows)| fill(p, rows));
-    }
+    for_each_indexed(&mut columns, fill);
     drop(columns);
     out
 }

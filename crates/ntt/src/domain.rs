@@ -137,8 +137,7 @@ impl<F: FftField> NttDomain<F> {
     /// transforms run in place; the allocating `EvaluationDomain` methods
     /// (`fft`, `ifft`, ...) add one copy of the data, as in arkworks.
     pub fn working_memory(&self) -> usize {
-        let f = core::mem::size_of::<F>();
-        crate::transform::working_memory(self.inner.log_size_of_group, f, f)
+        crate::transform::working_memory(self.inner.log_size_of_group, core::mem::size_of::<F>())
     }
 
     /// The ark-poly domain with the same parameters.
@@ -246,9 +245,8 @@ impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     type Elements = Elements<F>;
 
     fn new(num_coeffs: usize) -> Option<Self> {
-        // ark-poly 0.6 overflows in `next_power_of_two` (a panic in debug
-        // builds) above 2^63; no field has that much two-adicity anyway.
-        num_coeffs.checked_next_power_of_two()?;
+        // Refuses the sizes ark-poly would overflow on (below).
+        Self::compute_size_of_domain(num_coeffs)?;
         Radix2EvaluationDomain::new(num_coeffs).map(Self::from_radix2)
     }
 
@@ -257,6 +255,8 @@ impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     }
 
     fn compute_size_of_domain(num_coeffs: usize) -> Option<usize> {
+        // ark-poly 0.6 overflows in `next_power_of_two` (a panic in debug
+        // builds) above 2^63; no field has that much two-adicity anyway.
         num_coeffs.checked_next_power_of_two()?;
         Radix2EvaluationDomain::<F>::compute_size_of_domain(num_coeffs)
     }

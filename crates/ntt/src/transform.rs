@@ -156,11 +156,11 @@ fn bitrev_permute<E>(x: &mut [E]) {
 }
 
 /// Upper estimate of the heap bytes one transform of `2^log_n` elements of
-/// `elem` bytes allocates besides its data, for a field of `field` bytes:
+/// a field of `field` bytes allocates besides its data:
 /// the twiddle tables of the (sub-)transform sizes with their build buffer
 /// (cached afterwards), one column block per thread, the inverse scaling's
 /// powers, and a little bookkeeping.
-pub(crate) fn working_memory(log_n: u32, elem: usize, field: usize) -> usize {
+pub(crate) fn working_memory(log_n: u32, field: usize) -> usize {
     // A table of size m holds m - 1 twiddles, built from 3m/4 + 1 powers.
     let table = |k: u32| (1usize << k) * field;
     let build = |k: u32| (3 * (1usize << k) / 4 + 1) * field;
@@ -183,7 +183,7 @@ pub(crate) fn working_memory(log_n: u32, elem: usize, field: usize) -> usize {
     table(k1)
         + table(k2)
         + build(k2)
-        + threads * COLUMN_BLOCK * (1usize << k1) * elem
+        + threads * COLUMN_BLOCK * (1usize << k1) * field
         + (1usize << k2) * field
         + bookkeeping
 }
