@@ -27,6 +27,11 @@ extern "C" __global__ void zk_reduce_pairs(const bn254_g1_jacobian* __restrict__
 
 // The bucket method (kernels/msm/bucket_msm.cuh): count, scatter, segment
 // sums, bucket sums, window reductions.
+extern "C" __global__ void zk_scalar_bits(const uint32_t* __restrict__ scalars, uint32_t* bits,
+                                          uint32_t n) {
+    scalar_bits_body(ZK_TID, scalars, bits, n);
+}
+
 extern "C" __global__ void zk_bucket_count(const uint32_t* __restrict__ scalars,
                                            uint32_t* counts, bucket_params p) {
     bucket_count_body(ZK_TID, scalars, counts, p);
@@ -74,14 +79,21 @@ extern "C" __global__ void zk_ntt_block_stages(bn254_fr* data, const bn254_fr* _
     ntt_block_stages_body(blockIdx.x, data, tw, log_n, k, sh);
 }
 
-extern "C" __global__ void zk_ntt_stage(bn254_fr* data, const bn254_fr* __restrict__ tw,
-                                        uint32_t log_n, uint32_t s) {
-    ntt_stage_body(ZK_TID, data, tw, log_n, s);
+extern "C" __global__ void zk_ntt_group_stages(bn254_fr* data, const bn254_fr* __restrict__ tw,
+                                               uint32_t log_n, uint32_t s0, uint32_t k) {
+    __shared__ bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
+    ntt_group_stages_body(blockIdx.x, data, tw, log_n, s0, k, sh);
 }
 
 extern "C" __global__ void zk_ntt_scale(bn254_fr* data, const bn254_fr* __restrict__ powers,
                                         uint32_t has_powers, bn254_fr factor, uint32_t n) {
     ntt_scale_body(ZK_TID, data, powers, has_powers, factor, n);
+}
+
+extern "C" __global__ void zk_quotient(bn254_fr* a, const bn254_fr* __restrict__ b,
+                                       const bn254_fr* __restrict__ c, bn254_fr z_inv,
+                                       uint32_t n) {
+    quotient_body(ZK_TID, a, b, c, z_inv, n);
 }
 
 // Field and point kernels, one operation per thread: the GPU side of the

@@ -14,7 +14,14 @@
 //                         (+-P, mixed additions). Segments bound the work of
 //                         one thread however skewed the buckets are (all
 //                         scalars equal put every entry in one bucket).
-//   4. zk_bucket_collect  thread per bucket: the sum of its segments.
+//   0. zk_scalar_bits     thread per scalar: the largest bit length, by an
+//                         atomic maximum; the host sizes the windows by it
+//                         (1-bit witnesses get one window, not 17).
+//   4. zk_bucket_collect  thread per range: the sum of a range of segment
+//                         sums. A bucket with more than SEG segments (skewed
+//                         scalars: a top window holding one or two bits, all
+//                         scalars equal) is summed in levels of SEG-wide
+//                         ranges, so no thread adds more than SEG points.
 //   5. zk_window_reduce   thread per (window, slice of buckets [lo, hi)):
 //                         running sums give R = sum (b - lo + 1) B_b and
 //                         S = sum B_b; the thread returns R + lo * S, so the
@@ -68,6 +75,24 @@ struct digit_walker {
         return (int32_t)v;
     }
 };
+
+/// Thread i: *bits = max(*bits, bit length of scalar i) (0 for zero).
+ZK_HD void scalar_bits_body(uint32_t i, const uint32_t* scalars, uint32_t* bits, uint32_t n) {
+    if (i >= n) return;
+    const uint32_t* k = scalars + 8 * (size_t)i;
+    for (int j = 7; j >= 0; j--) {
+        uint32_t w = k[j];
+        if (w != 0) {
+#ifdef __CUDA_ARCH__
+            uint32_t lz = __clz(w);
+#else
+            uint32_t lz = __builtin_clz(w);
+#endif
+            atomic_max_u32(bits, 32 * j + 32 - lz);
+            return;
+        }
+    }
+}
 
 /// Thread i: counts[j * nb + |d_j| - 1] += 1 for each non-zero digit d_j.
 ZK_HD void bucket_count_body(uint32_t i, const uint32_t* scalars, uint32_t* counts,

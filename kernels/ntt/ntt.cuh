@@ -7,14 +7,16 @@
 //   zk_ntt_block_stages  block b: the first k <= 8 stages of its 2^k
 //                        contiguous elements, in shared memory (one
 //                        __syncthreads per stage, no global traffic between)
-//   zk_ntt_stage         thread t: one butterfly of a later stage, in global
-//                        memory (one launch per stage)
+//   zk_ntt_group_stages  block g: up to 8 later stages of a strided group
+//                        of 2^k elements, in shared memory: large transforms
+//                        split into independent 2^8-point sub-transforms,
+//                        pass after pass (the four-step idea, in place, with
+//                        no transpose: each element is one 32-byte sector)
 //   zk_ntt_scale         thread i: x_i * powers_i * factor (coset and 1/n)
+//   zk_quotient          thread i: (a_i b_i - c_i) / Z(g), Groth16's quotient
 //
 // Forward: (coset scaling), bit reversal, stages; inverse: the same with
 // w^-1, then scaling by g^-i / n: exactly ark-poly's Radix2EvaluationDomain.
-// Not yet here: the four-step split for sizes beyond what global-memory
-// stages serve well (to be tuned on a GPU).
 //
 // Block kernels are written once for both sides: ZK_BLOCK_FOR walks a
 // block's threads (threadIdx.x on the device, a loop on the host, which runs
@@ -97,11 +99,35 @@ ZK_HD void ntt_block_stages_body(uint32_t b, bn254_fr* data, const bn254_fr* tw,
     ZK_BLOCK_FOR(t, m) d[t] = sh[t];
 }
 
-/// Thread t: butterfly t of stage s over the whole array.
-ZK_HD void ntt_stage_body(uint32_t t, bn254_fr* data, const bn254_fr* tw, uint32_t log_n,
-                          uint32_t s) {
-    if (t >= (1u << log_n) / 2) return;
-    ntt_butterfly(data, tw, log_n, s, t);
+/// Block `grp`: stages s0 + 1 .. s0 + k on its group of 2^k elements with
+/// stride 2^s0 (column j = grp mod 2^s0 of the 2^(s0 + k)-element block
+/// grp >> s0), in `sh` (2^k elements). Every butterfly of those stages pairs
+/// two elements of one group, so the groups are independent sub-transforms:
+/// after the contiguous first pass, a transform of 2^20 takes two such
+/// passes (stages 9-16, 17-20) where one launch per stage took twelve. Each
+/// element is one 32-byte sector, so the strided loads waste no bandwidth.
+ZK_HD void ntt_group_stages_body(uint32_t grp, bn254_fr* data, const bn254_fr* tw,
+                                 uint32_t log_n, uint32_t s0, uint32_t k, bn254_fr* sh) {
+    const uint32_t m = 1u << k;
+    const uint32_t j = grp & ((1u << s0) - 1);
+    const size_t base = ((size_t)(grp >> s0) << (s0 + k)) | j;
+    ZK_BLOCK_FOR(t, m) sh[t] = data[base + ((size_t)t << s0)];
+    ZK_BLOCK_SYNC();
+    for (uint32_t s = 1; s <= k; s++) {
+        ZK_BLOCK_FOR(t, m / 2) {
+            // the butterfly of global stage s0 + s whose first element is
+            // local i: its index within the stage's half-block is j + (kk << s0)
+            uint32_t half = 1u << (s - 1);
+            uint32_t kk = t & (half - 1);
+            uint32_t i = ((t >> (s - 1)) << s) + kk;
+            bn254_fr u = sh[i];
+            bn254_fr v = sh[i + half] * tw[(size_t)(j + (kk << s0)) << (log_n - s0 - s)];
+            sh[i] = u + v;
+            sh[i + half] = u - v;
+        }
+        ZK_BLOCK_SYNC();
+    }
+    ZK_BLOCK_FOR(t, m) data[base + ((size_t)t << s0)] = sh[t];
 }
 
 /// Thread i: data[i] = data[i] * powers[i] (if has_powers) * factor.
@@ -111,6 +137,15 @@ ZK_HD void ntt_scale_body(uint32_t i, bn254_fr* data, const bn254_fr* powers, ui
     bn254_fr x = data[i];
     if (has_powers) x = x * powers[i];
     data[i] = x * factor;
+}
+
+/// Thread i: a[i] = (a[i] * b[i] - c[i]) * z_inv: the Groth16 quotient on
+/// the coset, between the witness map's transforms (which stay on the
+/// device: three uploads, one download, for seven transforms).
+ZK_HD void quotient_body(uint32_t i, bn254_fr* a, const bn254_fr* b, const bn254_fr* c,
+                         bn254_fr z_inv, uint32_t n) {
+    if (i >= n) return;
+    a[i] = (a[i] * b[i] - c[i]) * z_inv;
 }
 
 }  // namespace zk

@@ -169,6 +169,11 @@ static_assert(sizeof(bucket_params) == 16, "layout shared with crates/cuda/src/b
             body;                                               \
         }
 
+void zk_emu_scalar_bits(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                        const uint32_t* scalars, uint32_t* bits, uint32_t n) {
+    ZK_EMU_GRID(scalar_bits_body(tid, scalars, bits, n))
+}
+
 void zk_emu_bucket_count(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
                          const uint32_t* scalars, uint32_t* counts, bucket_params p) {
     ZK_EMU_GRID(bucket_count_body(tid, scalars, counts, p))
@@ -221,9 +226,11 @@ void zk_emu_ntt_block_stages(uint32_t block_begin, uint32_t block_end, uint32_t*
         ntt_block_stages_body(b, (bn254_fr*)data, (const bn254_fr*)tw, log_n, k, sh);
 }
 
-void zk_emu_ntt_stage(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                      uint32_t* data, const uint32_t* tw, uint32_t log_n, uint32_t s) {
-    ZK_EMU_GRID(ntt_stage_body(tid, (bn254_fr*)data, (const bn254_fr*)tw, log_n, s))
+void zk_emu_ntt_group_stages(uint32_t block_begin, uint32_t block_end, uint32_t* data,
+                             const uint32_t* tw, uint32_t log_n, uint32_t s0, uint32_t k) {
+    bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
+    for (uint32_t b = block_begin; b < block_end; b++)
+        ntt_group_stages_body(b, (bn254_fr*)data, (const bn254_fr*)tw, log_n, s0, k, sh);
 }
 
 void zk_emu_ntt_scale(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
@@ -231,6 +238,12 @@ void zk_emu_ntt_scale(uint32_t block_begin, uint32_t block_end, uint32_t block_d
                       const uint32_t* factor, uint32_t n) {
     bn254_fr f = load<bn254_fr>(factor);
     ZK_EMU_GRID(ntt_scale_body(tid, (bn254_fr*)data, (const bn254_fr*)powers, has_powers, f, n))
+}
+
+void zk_emu_quotient(uint32_t block_begin, uint32_t block_end, uint32_t block_dim, uint32_t* a,
+                     const uint32_t* b, const uint32_t* c, const uint32_t* z_inv, uint32_t n) {
+    bn254_fr z = load<bn254_fr>(z_inv);
+    ZK_EMU_GRID(quotient_body(tid, (bn254_fr*)a, (const bn254_fr*)b, (const bn254_fr*)c, z, n))
 }
 
 }  // extern "C"

@@ -9,8 +9,11 @@ use ark_ff::Zero;
 /// Bucket entries one thread sums at most (`zk_bucket_segments`).
 pub const SEGMENT: u32 = 64;
 
-/// Bucket slices per window in `zk_window_reduce` (at most one per bucket).
-pub const MAX_SLICES: u32 = 128;
+/// Bucket slices per window in `zk_window_reduce` (a power of two, at most
+/// one per bucket). Measured on an H100 at 2^20 terms (c = 16, 17 windows):
+/// 128 slices left the reduction at 2,176 threads of 256 buckets each,
+/// 13 ms; 1,024 give 17,408 threads of 32 buckets.
+pub const MAX_SLICES: u32 = 1024;
 
 /// `struct bucket_params` of the kernels.
 #[repr(C)]
@@ -31,20 +34,33 @@ pub struct BucketParams {
 unsafe impl cust::memory::DeviceCopy for BucketParams {}
 
 impl BucketParams {
-    /// The geometry for `n` terms: the CPU's window rule (minimise
-    /// `windows * (n + 2^c)`) kept to `2..=16` bits.
+    /// The geometry for `n` terms of any 256-bit scalars.
     pub fn new(n: u32) -> BucketParams {
-        let c = zkaccel_cpu::msm::min_work_window(n as usize, 256).clamp(2, 16);
-        BucketParams::with_window(n, c)
+        BucketParams::for_bits(n, 256)
     }
 
-    /// The geometry with window `c` (2..=16).
+    /// The geometry for `n` terms whose scalars are below `2^bits` (`bits`
+    /// from `zk_scalar_bits`): the CPU's window rule (minimise
+    /// `windows * (n + 2^c)`) kept to `2..=16` bits, and the fewest windows
+    /// whose signed digits cover `bits` bits plus the final carry.
+    pub fn for_bits(n: u32, bits: u32) -> BucketParams {
+        let bits = bits.clamp(1, 256);
+        let c = zkaccel_cpu::msm::min_work_window(n as usize, bits).clamp(2, 16);
+        BucketParams::with_window_bits(n, c, bits)
+    }
+
+    /// The geometry with window `c` (2..=16) for any 256-bit scalars.
     pub fn with_window(n: u32, c: u32) -> BucketParams {
+        BucketParams::with_window_bits(n, c, 256)
+    }
+
+    /// The geometry with window `c` (2..=16) for scalars below `2^bits`.
+    pub fn with_window_bits(n: u32, c: u32, bits: u32) -> BucketParams {
         let c = c.clamp(2, 16);
         BucketParams {
             n,
             c,
-            windows: 257u32.div_ceil(c),
+            windows: (bits.clamp(1, 256) + 1).div_ceil(c),
             nb: 1 << (c - 1),
         }
     }
@@ -54,9 +70,22 @@ impl BucketParams {
         self.windows * self.nb
     }
 
-    /// Slices per window in the reduction.
+    /// Slices per window in the reduction (a power of two: the pairwise
+    /// rounds that sum them never pair slices of two windows).
     pub fn slices(&self) -> u32 {
         self.nb.min(MAX_SLICES)
+    }
+
+    /// The pairwise rounds (`zk_reduce_pairs`) that sum each window's
+    /// slices: `log2(slices)` of them, `windows * slices` points down to
+    /// `windows`, window `j`'s sum last at index `j`.
+    pub fn slice_rounds(&self) -> impl Iterator<Item = crate::plan::Round> {
+        let w = self.windows;
+        let s = self.slices();
+        (0..s.trailing_zeros()).map(move |r| crate::plan::Round {
+            inputs: w * (s >> r),
+            outputs: w * (s >> (r + 1)),
+        })
     }
 }
 
@@ -112,17 +141,34 @@ impl Segments {
     }
 }
 
-/// `sum_j 2^(jc) W_j` where `W_j` is the sum of window `j`'s slices.
-pub fn combine_windows(parts: &[G1Projective], p: &BucketParams) -> G1Projective {
-    let slices = p.slices() as usize;
+/// The launches of `zk_bucket_collect` that sum each bucket's segment sums
+/// (`bucket_seg` as [`Segments`] gives it): each entry is the bounds array
+/// of one launch (thread `r` sums its input `bounds[r]..bounds[r + 1]`);
+/// the last has one range per bucket. Before it, every bucket with more
+/// than [`SEGMENT`] inputs is cut into ranges of at most [`SEGMENT`],
+/// level after level, so no thread adds more than [`SEGMENT`] points
+/// however skewed the buckets are.
+pub fn collect_levels(bucket_seg: &[u32]) -> Vec<Vec<u32>> {
+    let widest = |b: &[u32]| b.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+    let mut levels = Vec::new();
+    let mut bounds = bucket_seg.to_vec();
+    while widest(&bounds) > SEGMENT {
+        let level = Segments::new(&bounds);
+        levels.push(level.seg_start);
+        bounds = level.bucket_seg;
+    }
+    levels.push(bounds);
+    levels
+}
+
+/// `sum_j 2^(jc) W_j` for the window sums `W_j` (low window first).
+pub fn combine_windows(windows: &[G1Projective], p: &BucketParams) -> G1Projective {
     let mut result = G1Projective::zero();
-    for j in (0..p.windows as usize).rev() {
+    for w in windows.iter().rev() {
         for _ in 0..p.c {
             result += result;
         }
-        result += parts[j * slices..(j + 1) * slices]
-            .iter()
-            .sum::<G1Projective>();
+        result += w;
     }
     result
 }
@@ -146,12 +192,67 @@ mod tests {
     }
 
     #[test]
+    fn slice_rounds_end_with_one_sum_per_window() {
+        for n in [1u32, 8, 300, 1 << 12, 1 << 20] {
+            let p = BucketParams::new(n);
+            let s = p.slices();
+            assert!(s.is_power_of_two() && s <= p.nb && s <= MAX_SLICES);
+            let rounds: Vec<_> = p.slice_rounds().collect();
+            assert_eq!(rounds.len() as u32, s.trailing_zeros());
+            let mut cur = p.windows * s;
+            for r in &rounds {
+                // every round pairs whole windows' worth of even counts
+                assert_eq!((r.inputs, r.outputs), (cur, cur / 2));
+                assert_eq!(r.inputs % (2 * p.windows), 0);
+                cur = r.outputs;
+            }
+            assert_eq!(cur, p.windows);
+        }
+    }
+
+    #[test]
     fn geometry_covers_256_bit_scalars() {
         for n in [1u32, 100, 1 << 10, 1 << 16, 1 << 20, 1 << 26] {
             let p = BucketParams::new(n);
             assert!((2..=16).contains(&p.c));
             assert!(p.windows * p.c > 256, "signed digits need one spare bit");
             assert_eq!(p.nb, 1 << (p.c - 1));
+            for bits in [0u32, 1, 2, 17, 64, 254, 255, 256, 300] {
+                let q = BucketParams::for_bits(n, bits);
+                assert!(
+                    q.windows >= 1 && q.windows * q.c > bits.clamp(1, 256),
+                    "{n} {bits}"
+                );
+                // no window more than needed
+                assert!((q.windows - 1) * q.c <= bits.clamp(1, 256), "{n} {bits}");
+            }
         }
+        assert_eq!(BucketParams::for_bits(1 << 18, 1).windows, 1);
+    }
+
+    #[test]
+    fn collect_levels_bound_every_thread() {
+        // buckets with 0, 1, 64, 65, 5000 and 300000 segments
+        let sizes = [0u32, 1, 64, 65, 5000, 300_000];
+        let mut bucket_seg = vec![0u32];
+        for s in sizes {
+            bucket_seg.push(bucket_seg.last().unwrap() + s);
+        }
+        let levels = collect_levels(&bucket_seg);
+        assert_eq!(levels.len(), 4, "300000 -> 4688 -> 74 -> 2 -> 1");
+        let mut inputs = *bucket_seg.last().unwrap();
+        for l in &levels {
+            assert_eq!(l[0], 0);
+            assert_eq!(
+                *l.last().unwrap(),
+                inputs,
+                "each level covers all its inputs"
+            );
+            assert!(l.windows(2).all(|w| w[0] <= w[1] && w[1] - w[0] <= SEGMENT));
+            inputs = l.len() as u32 - 1;
+        }
+        assert_eq!(inputs, sizes.len() as u32, "one sum per bucket");
+        assert_eq!(collect_levels(&[0, 3, 3, 70]).len(), 2);
+        assert_eq!(collect_levels(&[0, 3, 3, 64]), vec![vec![0, 3, 3, 64]]);
     }
 }

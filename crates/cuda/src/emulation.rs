@@ -10,7 +10,7 @@
 //! It is slow (32-bit limbs, an emulated carry flag): a test tool, not a
 //! CPU backend.
 
-use crate::bucket::{combine_windows, exclusive_scan, BucketParams, Segments};
+use crate::bucket::{collect_levels, combine_windows, exclusive_scan, BucketParams, Segments};
 use crate::layout::{fq_limbs, fr_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
 use crate::plan::{LaunchPlan, ReductionRounds};
 use crate::tables::DbcTables;
@@ -45,14 +45,14 @@ mod ffi {
             log_n: u32,
             k: u32,
         );
-        pub fn zk_emu_ntt_stage(
+        pub fn zk_emu_ntt_group_stages(
             block_begin: u32,
             block_end: u32,
-            block_dim: u32,
             data: *mut u32,
             tw: *const u32,
             log_n: u32,
-            s: u32,
+            s0: u32,
+            k: u32,
         );
         pub fn zk_emu_ntt_scale(
             block_begin: u32,
@@ -62,6 +62,24 @@ mod ffi {
             powers: *const u32,
             has_powers: u32,
             factor: *const u32,
+            n: u32,
+        );
+        pub fn zk_emu_quotient(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            a: *mut u32,
+            b: *const u32,
+            c: *const u32,
+            z_inv: *const u32,
+            n: u32,
+        );
+        pub fn zk_emu_scalar_bits(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            scalars: *const u32,
+            bits: *mut u32,
             n: u32,
         );
         pub fn zk_emu_bucket_count(
@@ -473,7 +491,8 @@ fn terms_and_reduce(
 /// The bucket method with every kernel emulated over simulated grids (blocks
 /// on the host's cores, atomics real), in the GPU runtime's sequence:
 /// count, prefix sum, scatter, segment sums, bucket sums, window slices,
-/// then the windows combined on the host. Integer scalars below 2^256;
+/// the slices of each window summed pairwise, then the windows combined on
+/// the host. Integer scalars below 2^256;
 /// `window` overrides the window size (2..=16).
 pub fn bucket_msm_bigint(
     bases: &[G1Affine],
@@ -485,13 +504,25 @@ pub fn bucket_msm_bigint(
     if n == 0 {
         return G1Projective::zero();
     }
-    let p = match window {
-        Some(c) => BucketParams::with_window(n, c),
-        None => BucketParams::new(n),
-    };
     let k: Vec<[u32; 8]> = scalars.iter().map(crate::layout::scalar_limbs).collect();
     let b: Vec<DeviceAffine> = bases.iter().map(DeviceAffine::from_ark).collect();
     let plan = LaunchPlan::for_threads(n);
+
+    // 0. the scalars' bit length sizes the windows
+    let mut bits = 0u32;
+    let bp = SharedMut(&mut bits as *mut u32);
+    simulate_grid(plan, |lo, hi| {
+        let b = bp;
+        // SAFETY: n scalars of 8 limbs; one counter, updated atomically.
+        unsafe { ffi::zk_emu_scalar_bits(lo, hi, plan.block, k.as_ptr().cast(), b.0, n) }
+    });
+    if bits == 0 {
+        return G1Projective::zero();
+    }
+    let p = match window {
+        Some(c) => BucketParams::with_window_bits(n, c, bits),
+        None => BucketParams::for_bits(n, bits),
+    };
 
     // 1. counts per bucket
     let mut counts = vec![0u32; p.total_buckets() as usize];
@@ -541,26 +572,33 @@ pub fn bucket_msm_bigint(
             }
         });
     }
-    // 4. bucket sums
-    let mut buckets = vec![DeviceXyzz::default(); p.total_buckets() as usize];
-    let bu = SharedMut(buckets.as_mut_ptr().cast());
-    let bp = LaunchPlan::for_threads(p.total_buckets());
-    simulate_grid(bp, |lo, hi| {
-        let o = bu;
-        // SAFETY: bucket_seg has total_buckets + 1 entries bounding seg_sums;
-        // thread b writes buckets[b] only.
-        unsafe {
-            ffi::zk_emu_bucket_collect(
-                lo,
-                hi,
-                bp.block,
-                seg_sums.as_ptr().cast(),
-                seg.bucket_seg.as_ptr(),
-                o.0,
-                p.total_buckets(),
-            )
-        }
-    });
+    // 4. bucket sums, in levels where buckets hold many segments
+    let mut sums = seg_sums;
+    for bounds in collect_levels(&seg.bucket_seg) {
+        let ranges = bounds.len() as u32 - 1;
+        let mut out = vec![DeviceXyzz::default(); ranges.max(1) as usize];
+        let op = SharedMut(out.as_mut_ptr().cast());
+        let bp = LaunchPlan::for_threads(ranges);
+        simulate_grid(bp, |lo, hi| {
+            let o = op;
+            // SAFETY: `bounds` has ranges + 1 entries bounding `sums`;
+            // thread r writes out[r] only.
+            unsafe {
+                ffi::zk_emu_bucket_collect(
+                    lo,
+                    hi,
+                    bp.block,
+                    sums.as_ptr().cast(),
+                    bounds.as_ptr(),
+                    o.0,
+                    ranges,
+                )
+            }
+        });
+        sums = out;
+    }
+    let buckets = sums;
+    debug_assert_eq!(buckets.len(), p.total_buckets() as usize);
     // 5. window slices, combined on the host
     let slices = p.slices();
     let mut parts = vec![DeviceJacobian::default(); (p.windows * slices) as usize];
@@ -573,11 +611,17 @@ pub fn bucket_msm_bigint(
             ffi::zk_emu_window_reduce(lo, hi, rp.block, buckets.as_ptr().cast(), o.0, p, slices)
         }
     });
-    let parts: Vec<G1Projective> = parts
+    // 6. each window's slices summed pairwise, then the windows on the host
+    for round in p.slice_rounds() {
+        let mut next = vec![DeviceJacobian::default(); round.outputs as usize];
+        launch_reduce_pairs(LaunchPlan::for_threads(round.outputs), &parts, &mut next);
+        parts = next;
+    }
+    let windows: Vec<G1Projective> = parts
         .iter()
         .map(|q| q.to_ark().expect("reduced coordinates from the kernels"))
         .collect();
-    combine_windows(&parts, &p)
+    combine_windows(&windows, &p)
 }
 
 /// `base^i` for `i < count` by the kernel `zk_powers`.
@@ -640,12 +684,15 @@ pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
             unsafe { ffi::zk_emu_ntt_block_stages(lo, hi, d.0, tw.as_ptr().cast(), log_n, k) }
         });
     }
-    let half = LaunchPlan::for_threads(n / 2);
-    for s in k + 1..=log_n {
-        simulate_grid(half, |lo, hi| {
+    for (s0, k) in job.group_passes() {
+        let groups = LaunchPlan {
+            grid: n >> k,
+            block: 1,
+        };
+        simulate_grid(groups, |lo, hi| {
             let d = dp;
-            // SAFETY: the butterflies of one stage touch disjoint pairs.
-            unsafe { ffi::zk_emu_ntt_stage(lo, hi, half.block, d.0, tw.as_ptr().cast(), log_n, s) }
+            // SAFETY: group g touches its own 2^k strided elements only.
+            unsafe { ffi::zk_emu_ntt_group_stages(lo, hi, d.0, tw.as_ptr().cast(), log_n, s0, k) }
         });
     }
     if job.post_powers.is_some() || job.post_factor.is_some() {
@@ -655,4 +702,45 @@ pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
     for (x, l) in data.iter_mut().zip(&d) {
         *x = crate::layout::fr_from_limbs(l).expect("reduced values from the kernels");
     }
+}
+
+/// Groth16's quotient as the GPU runs it ([`crate::ntt::QuotientJob`]):
+/// the three evaluations `abc` (on the domain) interpolated, evaluated on
+/// the coset, `(a b - c) / Z(g)` by the kernel `zk_quotient`, and
+/// interpolated from the coset; the result is `h`'s coefficients.
+pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
+    let [mut a, mut b, mut c] = abc;
+    for v in [&mut a, &mut b, &mut c] {
+        ntt(v, &job.interpolate);
+        ntt(v, &job.to_coset);
+    }
+    let n = a.len() as u32;
+    let mut la: Vec<[u32; 8]> = a.iter().map(fr_limbs).collect();
+    let lb: Vec<[u32; 8]> = b.iter().map(fr_limbs).collect();
+    let lc: Vec<[u32; 8]> = c.iter().map(fr_limbs).collect();
+    let z = fr_limbs(&job.z_inv);
+    let ap = SharedMut(la.as_mut_ptr().cast());
+    let plan = LaunchPlan::for_threads(n);
+    simulate_grid(plan, |lo, hi| {
+        let a = ap;
+        // SAFETY: n values in each array; thread i writes a[i] only.
+        unsafe {
+            ffi::zk_emu_quotient(
+                lo,
+                hi,
+                plan.block,
+                a.0,
+                lb.as_ptr().cast(),
+                lc.as_ptr().cast(),
+                z.as_ptr(),
+                n,
+            )
+        }
+    });
+    let mut h: Vec<Fr> = la
+        .iter()
+        .map(|l| crate::layout::fr_from_limbs(l).expect("reduced values from the kernels"))
+        .collect();
+    ntt(&mut h, &job.from_coset);
+    h
 }

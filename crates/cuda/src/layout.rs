@@ -125,3 +125,77 @@ impl DeviceJacobian {
 pub fn scalar_limbs(k: &BigInt<4>) -> [u32; 8] {
     limbs32(&k.0)
 }
+
+/// `xs` as the kernels' 8-limb words without a copy, where the platform
+/// stores `T` as exactly those words (little-endian, 32 bytes, no padding):
+/// checked on `probe`, a value whose words are `probe_limbs`. `None` where
+/// it does not (the caller converts instead).
+fn as_limbs<'a, T>(xs: &'a [T], probe: &T, probe_limbs: &[u32; 8]) -> Option<&'a [[u32; 8]]> {
+    if std::mem::size_of::<T>() != 32 || std::mem::align_of::<T>() < std::mem::align_of::<u32>() {
+        return None;
+    }
+    // SAFETY: `probe` is a live value of 32 bytes, readable as 8 u32 (its
+    // alignment is at least u32's).
+    let words = unsafe { &*(probe as *const T as *const [u32; 8]) };
+    if words != probe_limbs {
+        return None;
+    }
+    // SAFETY: same size and an alignment at least u32's, checked above; the
+    // probe shows that the bytes of a T are its limbs in this order, and
+    // every bit pattern is a valid [u32; 8].
+    Some(unsafe { std::slice::from_raw_parts(xs.as_ptr() as *const [u32; 8], xs.len()) })
+}
+
+const PROBE: [u64; 4] = [
+    0x0706_0504_0302_0100,
+    0x0f0e_0d0c_0b0a_0908,
+    0x1716_1514_1312_1110,
+    0x1f1e_1d1c_1b1a_1918,
+];
+
+/// Field scalars as their Montgomery limbs (what [`fr_limbs`] gives each),
+/// without a copy where arkworks' layout allows (it does on little-endian
+/// targets); `None` otherwise.
+pub fn fr_slice_limbs(xs: &[Fr]) -> Option<&[[u32; 8]]> {
+    // The probe need not be a reduced field element: only its bytes matter.
+    as_limbs(xs, &Fr::new_unchecked(BigInt::new(PROBE)), &limbs32(&PROBE))
+}
+
+/// [`fr_slice_limbs`] for writing: the kernels' output copied straight into
+/// arkworks' field elements. The caller must check every element is below
+/// the modulus before using them as field elements.
+pub fn fr_slice_limbs_mut(xs: &mut [Fr]) -> Option<&mut [[u32; 8]]> {
+    let n = xs.len();
+    fr_slice_limbs(xs)?;
+    // SAFETY: fr_slice_limbs checked that Fr is exactly its 8 limbs; the
+    // borrow of `xs` is exclusive and lasts as long as the result.
+    Some(unsafe { std::slice::from_raw_parts_mut(xs.as_mut_ptr() as *mut [u32; 8], n) })
+}
+
+/// Integer scalars as their limbs (what [`scalar_limbs`] gives each),
+/// without a copy where the layout allows; `None` otherwise.
+pub fn bigint_slice_limbs(xs: &[BigInt<4>]) -> Option<&[[u32; 8]]> {
+    as_limbs(xs, &BigInt::new(PROBE), &limbs32(&PROBE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_ff::UniformRand;
+    use rand::SeedableRng;
+
+    #[test]
+    fn zero_copy_views_equal_the_conversions() {
+        let mut r = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+        let xs: Vec<Fr> = (0..100).map(|_| Fr::rand(&mut r)).collect();
+        let ints: Vec<BigInt<4>> = xs.iter().map(|x| x.into_bigint()).collect();
+        // On the little-endian targets zkaccel builds for, both views exist.
+        let v = fr_slice_limbs(&xs).expect("arkworks' Fr layout is its limbs");
+        let w = bigint_slice_limbs(&ints).expect("BigInt's layout is its limbs");
+        for i in 0..xs.len() {
+            assert_eq!(v[i], fr_limbs(&xs[i]));
+            assert_eq!(w[i], scalar_limbs(&ints[i]));
+        }
+        assert!(fr_slice_limbs(&[]).unwrap().is_empty());
+    }
+}

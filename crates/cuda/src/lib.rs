@@ -53,7 +53,7 @@ mod runtime;
 mod stub;
 
 pub use error::CudaError;
-pub use msm::{CudaMsm, GpuMethod, DBC_MAX_TERMS, DEFAULT_DELTA};
+pub use msm::{CudaMsm, DeviceBases, GpuMethod, DEFAULT_DELTA, GPU_MIN_TERMS, SPARSE_FACTOR};
 pub use ntt::CudaNtt;
 #[cfg(feature = "cuda")]
 pub use runtime::{CudaContext, PTX};

@@ -6,7 +6,7 @@ use crate::error::CudaError;
 use crate::CudaContext;
 use ark_bn254::Fr;
 use ark_ff::One;
-use ark_poly::Radix2EvaluationDomain;
+use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use std::sync::Arc;
 use zkaccel_ntt::{CpuNtt, Direction, NttDomain, NttError, NttProvider};
 
@@ -52,9 +52,60 @@ impl NttJob {
         }
     }
 
-    /// Stages run in shared memory (the rest run one launch each).
+    /// Stages run in shared memory on contiguous blocks (the first pass).
     pub fn block_stages(&self) -> u32 {
         self.log_n.min(BLOCK_LOG)
+    }
+
+    /// The later passes `(s0, k)`: stages `s0 + 1 ..= s0 + k` on strided
+    /// groups of `2^k` elements (`zk_ntt_group_stages`), at most
+    /// [`BLOCK_LOG`] stages each, covering every stage after the first pass.
+    pub fn group_passes(&self) -> Vec<(u32, u32)> {
+        let mut passes = Vec::new();
+        let mut s0 = self.block_stages();
+        while s0 < self.log_n {
+            let k = (self.log_n - s0).min(BLOCK_LOG);
+            passes.push((s0, k));
+            s0 += k;
+        }
+        passes
+    }
+}
+
+/// Groth16's quotient polynomial `h = (a b - c) / Z` from the evaluations of
+/// `a`, `b`, `c` on the domain, as one device job: interpolate each, evaluate
+/// it on the coset, combine, interpolate from the coset. Seven transforms
+/// with three uploads and one download, where seven separate calls move
+/// fourteen vectors across the bus.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QuotientJob {
+    /// The inverse transform on the domain.
+    pub interpolate: NttJob,
+    /// The forward transform on the coset.
+    pub to_coset: NttJob,
+    /// The inverse transform on the coset.
+    pub from_coset: NttJob,
+    /// `1 / Z(g)`: the inverse of the domain's vanishing polynomial at the
+    /// coset's offset (constant on the coset).
+    pub z_inv: Fr,
+}
+
+impl QuotientJob {
+    /// The job for `domain` and its coset `coset` (same size); `None` when
+    /// they differ in size or `Z` vanishes at the coset's offset (the coset
+    /// is the domain itself).
+    pub fn new(domain: &NttDomain<Fr>, coset: &NttDomain<Fr>) -> Option<QuotientJob> {
+        let (d, c) = (domain.as_radix2(), coset.as_radix2());
+        if d.size != c.size {
+            return None;
+        }
+        let z = d.evaluate_vanishing_polynomial(c.offset);
+        Some(QuotientJob {
+            interpolate: NttJob::new(d, Direction::Inverse),
+            to_coset: NttJob::new(c, Direction::Forward),
+            from_coset: NttJob::new(c, Direction::Inverse),
+            z_inv: ark_ff::Field::inverse(&z)?,
+        })
     }
 }
 
@@ -104,6 +155,50 @@ impl CudaNtt {
     }
 }
 
+impl CudaNtt {
+    /// Groth16's quotient `h` (coefficients) from the evaluations `abc` of
+    /// `a`, `b`, `c` on `domain`, with `coset` the domain's coset of the
+    /// same size: on the GPU as one [`QuotientJob`], or on the CPU after a
+    /// fallback, with the same result.
+    pub fn quotient(
+        &self,
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+    ) -> Result<Vec<Fr>, NttError> {
+        let n = domain.as_radix2().size as usize;
+        if let Some(v) = abc.iter().find(|v| v.len() != n) {
+            return Err(NttError::LengthMismatch {
+                expected: n,
+                got: v.len(),
+            });
+        }
+        let Some(job) = QuotientJob::new(domain, coset) else {
+            return Err(NttError::Backend {
+                backend: "cuda",
+                message: "the coset must have the domain's size and lie off the domain".into(),
+            });
+        };
+        match &self.gpu {
+            Some(ctx) => ctx.quotient(abc, &job).map_err(|e| NttError::Backend {
+                backend: "cuda",
+                message: e.to_string(),
+            }),
+            None => {
+                let cpu = CpuNtt::default();
+                let mut abc = abc.to_vec();
+                cpu.transform_batch(domain, &mut abc, Direction::Inverse)?;
+                cpu.transform_batch(coset, &mut abc, Direction::Forward)?;
+                let mut h: Vec<Fr> = (0..n)
+                    .map(|i| (abc[0][i] * abc[1][i] - abc[2][i]) * job.z_inv)
+                    .collect();
+                cpu.transform_batch(coset, std::slice::from_mut(&mut h), Direction::Inverse)?;
+                Ok(h)
+            }
+        }
+    }
+}
+
 impl NttProvider<Fr> for CudaNtt {
     fn name(&self) -> &'static str {
         if self.gpu.is_some() {
@@ -137,5 +232,38 @@ impl NttProvider<Fr> for CudaNtt {
             })?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passes_cover_every_stage_once() {
+        for log_n in 0..=28u32 {
+            let job = NttJob {
+                log_n,
+                root: Fr::one(),
+                pre: None,
+                post_powers: None,
+                post_factor: None,
+            };
+            let mut next = job.block_stages();
+            for (s0, k) in job.group_passes() {
+                assert_eq!(s0, next, "2^{log_n}: passes are consecutive");
+                assert!((1..=BLOCK_LOG).contains(&k));
+                next = s0 + k;
+            }
+            assert_eq!(next, log_n, "2^{log_n}: every stage done");
+        }
+        let big = NttJob {
+            log_n: 20,
+            root: Fr::one(),
+            pre: None,
+            post_powers: None,
+            post_factor: None,
+        };
+        assert_eq!(big.group_passes(), vec![(8, 8), (16, 4)]);
     }
 }

@@ -4,11 +4,11 @@
 //! then `zk_reduce_pairs` round by round, as [`crate::plan`] lays out and as
 //! the host emulation runs it), chunked to fit device memory.
 
-use crate::bucket::{combine_windows, exclusive_scan, BucketParams, Segments};
+use crate::bucket::{collect_levels, combine_windows, exclusive_scan, BucketParams, Segments};
 use crate::error::CudaError;
-use crate::layout::{fr_from_limbs, fr_limbs};
+use crate::layout::{fr_from_limbs, fr_limbs, fr_slice_limbs, fr_slice_limbs_mut};
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
-use crate::ntt::NttJob;
+use crate::ntt::{NttJob, QuotientJob};
 use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, BYTES_PER_TERM};
 use crate::tables::DbcTables;
 use ark_bn254::{Fr, G1Projective};
@@ -16,20 +16,232 @@ use ark_ff::{One, Zero};
 use cust::context::{Context, CurrentContext};
 use cust::device::Device;
 use cust::launch;
-use cust::memory::{CopyDestination, DeviceBox, DeviceBuffer};
+use cust::memory::{CopyDestination, DeviceBox, DeviceBuffer, DeviceSlice};
 use cust::module::Module;
 use cust::stream::{Stream, StreamFlags};
 use cust::CudaFlags;
+use rayon::prelude::*;
+use std::collections::HashMap;
 use std::sync::Mutex;
+
+/// Bases kept on the device between MSMs ([`crate::DeviceBases`]).
+pub(crate) type BasesBuffer = DeviceBuffer<DeviceAffine>;
+
+/// Per-step timings of the GPU pipelines, printed on stderr when the
+/// environment variable `ZKACCEL_CUDA_PROFILE` is set: each lap waits for
+/// the stream, so profiling serialises the steps it measures.
+struct Laps<'a> {
+    stream: &'a Stream,
+    what: &'static str,
+    start: Option<std::time::Instant>,
+    last: std::time::Duration,
+    laps: Vec<(&'static str, f64)>,
+}
+
+impl<'a> Laps<'a> {
+    fn new(stream: &'a Stream, what: &'static str) -> Laps<'a> {
+        let on = std::env::var_os("ZKACCEL_CUDA_PROFILE").is_some();
+        Laps {
+            stream,
+            what,
+            start: on.then(std::time::Instant::now),
+            last: std::time::Duration::ZERO,
+            laps: Vec::new(),
+        }
+    }
+
+    fn lap(&mut self, name: &'static str) -> Result<(), CudaError> {
+        if let Some(t) = self.start {
+            self.stream.synchronize()?;
+            let now = t.elapsed();
+            self.laps
+                .push((name, (now - self.last).as_secs_f64() * 1e3));
+            self.last = now;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Laps<'_> {
+    fn drop(&mut self) {
+        if self.start.is_some() {
+            let steps: Vec<String> = self
+                .laps
+                .iter()
+                .map(|(n, ms)| format!("{n} {ms:.3}"))
+                .collect();
+            eprintln!(
+                "zkaccel-cuda profile {}: total {:.3} ms: {}",
+                self.what,
+                self.last.as_secs_f64() * 1e3,
+                steps.join(", ")
+            );
+        }
+    }
+}
 
 /// The PTX built from `kernels/zkaccel.cu` (PTX ISA 8.0, compute_80).
 pub const PTX: &str = include_str!(concat!(env!("OUT_DIR"), "/zkaccel.ptx"));
 
+// Fields drop in declaration order: everything that lives in the context
+// goes before the context itself (destroying the context first made every
+// later unload and free crash: seen on an H100, the first GPU run).
 struct Inner {
-    ctx: Context,
     module: Module,
     stream: Stream,
     tables: DeviceBox<DbcTables>,
+    /// `base^i` for `i < count`, by `(count, base's limbs)`: the NTT's
+    /// twiddles and coset powers, kept for the next transform of the domain.
+    powers: HashMap<(u32, [u32; 8]), DeviceBuffer<[u32; 8]>>,
+    ctx: Context,
+}
+
+/// Powers tables kept at most (a Groth16 quotient uses four: the twiddles
+/// of each direction and the coset's powers of g and 1/g; a few domains
+/// fit).
+const MAX_POWER_TABLES: usize = 12;
+
+/// Makes sure `g.powers` holds the twiddles and coset powers that `jobs`
+/// read, all at once (tables are evicted before, never between, so every
+/// table of the batch is there when the transforms run).
+fn ensure_job_powers(g: &mut Inner, jobs: &[&NttJob]) -> Result<(), CudaError> {
+    let mut keys = Vec::new();
+    for job in jobs {
+        let n = 1u32 << job.log_n;
+        keys.push(((n / 2).max(1), fr_limbs(&job.root)));
+        for base in [job.pre, job.post_powers].into_iter().flatten() {
+            keys.push((n, fr_limbs(&base)));
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys.retain(|k| !g.powers.contains_key(k));
+    if g.powers.len() + keys.len() > MAX_POWER_TABLES {
+        // Kernels still queued may read the old tables: wait, then free.
+        g.stream.synchronize()?;
+        g.powers.clear();
+    }
+    for key in keys {
+        make_powers(g, key)?;
+    }
+    Ok(())
+}
+
+/// A device copy of field elements (their Montgomery limbs).
+fn upload_fr(data: &[Fr]) -> Result<DeviceBuffer<[u32; 8]>, CudaError> {
+    match fr_slice_limbs(data) {
+        Some(v) => upload(v),
+        None => upload(&data.iter().map(fr_limbs).collect::<Vec<_>>()),
+    }
+}
+
+/// Copies `d` back into `data` and checks every value is below the modulus
+/// (an error otherwise: the contents of `data` are then unspecified).
+fn download_fr(d: &DeviceBuffer<[u32; 8]>, data: &mut [Fr]) -> Result<(), CudaError> {
+    let below = |l: &[u32; 8]| fr_from_limbs(l).is_some();
+    let ok = match fr_slice_limbs_mut(data) {
+        Some(out) => {
+            d.copy_to(&mut *out)?;
+            out.par_iter().all(below)
+        }
+        None => {
+            let mut out = vec![[0u32; 8]; data.len()];
+            d.copy_to(&mut out[..])?;
+            let ok = out.par_iter().all(below);
+            for (x, l) in data.iter_mut().zip(&out) {
+                *x = fr_from_limbs(l).unwrap_or_default();
+            }
+            ok
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(CudaError::BadResult(
+            "an NTT output is not below the modulus".into(),
+        ))
+    }
+}
+
+/// One NTT of the `2^job.log_n` values in `d`, in place, on the stream
+/// (the powers already made by [`ensure_job_powers`]); waits for it.
+fn ntt_on_device(
+    g: &Inner,
+    d: &DeviceBuffer<[u32; 8]>,
+    job: &NttJob,
+    laps: &mut Laps<'_>,
+) -> Result<(), CudaError> {
+    let n = 1u32 << job.log_n;
+    let (module, stream) = (&g.module, &g.stream);
+    let all = LaunchPlan::for_threads(n);
+    let powers = |count: u32, base: &Fr| &g.powers[&(count, fr_limbs(base))];
+    let scale = |pw: Option<&DeviceBuffer<[u32; 8]>>, factor: &Fr| -> Result<(), CudaError> {
+        let f = fr_limbs(factor);
+        let (ptr, has) = match pw {
+            Some(p) => (p.as_device_ptr(), 1u32),
+            None => (d.as_device_ptr(), 0u32), // not read when has = 0
+        };
+        // SAFETY: n values and, when has = 1, n powers.
+        unsafe {
+            launch!(module.zk_ntt_scale<<<all.grid, all.block, 0, stream>>>(
+                d.as_device_ptr(), ptr, has, f, n))?;
+        }
+        Ok(())
+    };
+    if let Some(gen) = job.pre {
+        scale(Some(powers(n, &gen)), &Fr::one())?;
+    }
+    let tw = powers((n / 2).max(1), &job.root);
+    // SAFETY: argument types and counts match the kernel's signature.
+    unsafe {
+        launch!(module.zk_ntt_bitrev<<<all.grid, all.block, 0, stream>>>(
+            d.as_device_ptr(), job.log_n))?;
+    }
+    laps.lap("pre-scaling and bit reversal")?;
+    let k = job.block_stages();
+    if k > 0 {
+        let threads = (1u32 << k) / 2;
+        // SAFETY: each block works on its own 2^k elements.
+        unsafe {
+            launch!(module.zk_ntt_block_stages<<<n >> k, threads, 0, stream>>>(
+                d.as_device_ptr(), tw.as_device_ptr(), job.log_n, k))?;
+        }
+    }
+    laps.lap("block stages")?;
+    for (s0, k) in job.group_passes() {
+        let threads = (1u32 << k) / 2;
+        // SAFETY: each block works on its own 2^k strided elements.
+        unsafe {
+            launch!(module.zk_ntt_group_stages<<<n >> k, threads, 0, stream>>>(
+                d.as_device_ptr(), tw.as_device_ptr(), job.log_n, s0, k))?;
+        }
+    }
+    laps.lap("strided passes")?;
+    if job.post_powers.is_some() || job.post_factor.is_some() {
+        let pw = job.post_powers.map(|gen| powers(n, &gen));
+        scale(pw, &job.post_factor.unwrap_or(Fr::one()))?;
+    }
+    stream.synchronize()?;
+    laps.lap("post-scaling")?;
+    Ok(())
+}
+
+/// Computes `base^i` for `i < count` (`key = (count, base)`) into
+/// `g.powers` with `zk_powers` on the device.
+fn make_powers(g: &mut Inner, key: (u32, [u32; 8])) -> Result<(), CudaError> {
+    let (count, base) = key;
+    let out = alloc_output::<[u32; 8]>(count as usize)?;
+    let p = LaunchPlan::for_threads(count);
+    let module = &g.module;
+    let stream = &g.stream;
+    // SAFETY: argument types and counts match the kernel's signature;
+    // thread i < count writes out[i].
+    unsafe {
+        launch!(module.zk_powers<<<p.grid, p.block, 0, stream>>>(
+            out.as_device_ptr(), count, base))?;
+    }
+    g.powers.insert(key, out);
+    Ok(())
 }
 
 /// A CUDA device ready to run zkaccel's kernels.
@@ -80,6 +292,7 @@ impl CudaContext {
                 module,
                 stream,
                 tables,
+                powers: HashMap::new(),
             }),
         })
     }
@@ -166,87 +379,101 @@ impl CudaContext {
         Ok(sum)
     }
 
-    /// One NTT of `data` (length `2^job.log_n`) on the device, in the
-    /// sequence [`crate::emulation::ntt`] emulates.
-    pub fn ntt(&self, data: &mut [Fr], job: &NttJob) -> Result<(), CudaError> {
-        let n = 1u32 << job.log_n;
-        assert_eq!(data.len(), n as usize, "checked by the caller");
+    /// Uploads bases for [`CudaContext::bucket_msm_resident`] (points at
+    /// infinity as `(0, 0)`: the caller zeroes their scalars).
+    pub(crate) fn upload_bases(&self, bases: &[DeviceAffine]) -> Result<BasesBuffer, CudaError> {
+        let _g = self.lock()?;
+        upload(bases)
+    }
+
+    /// Frees bases uploaded by [`CudaContext::upload_bases`], with this
+    /// context current (as cuMemFree needs).
+    pub(crate) fn free_bases(&self, bases: BasesBuffer) {
+        match self.lock() {
+            Ok(_g) => drop(bases),
+            // A poisoned lock: leak rather than free in no context.
+            Err(_) => std::mem::forget(bases),
+        }
+    }
+
+    /// The bucket method on bases uploaded by [`CudaContext::upload_bases`]
+    /// (at least `scalars.len()` of them); `scalars` as for
+    /// [`CudaContext::bucket_msm`]. One chunk: an error if the device cannot
+    /// hold its working memory.
+    pub(crate) fn bucket_msm_resident(
+        &self,
+        bases: &BasesBuffer,
+        scalars: &[[u32; 8]],
+        montgomery: bool,
+    ) -> Result<G1Projective, CudaError> {
+        assert!(bases.len() >= scalars.len(), "checked by the caller");
+        if scalars.is_empty() {
+            return Ok(G1Projective::zero());
+        }
         let g = self.lock()?;
-        let (module, stream) = (&g.module, &g.stream);
-        let all = LaunchPlan::for_threads(n);
-        let host: Vec<[u32; 8]> = data.iter().map(fr_limbs).collect();
-        let d = upload(&host)?;
-        let powers = |count: u32, base: &Fr| -> Result<DeviceBuffer<[u32; 8]>, CudaError> {
-            let out = alloc_output::<[u32; 8]>(count as usize)?;
-            let p = LaunchPlan::for_threads(count);
-            let b = fr_limbs(base);
-            // SAFETY: argument types and counts match the kernel's signature.
-            unsafe {
-                launch!(module.zk_powers<<<p.grid, p.block, 0, stream>>>(
-                    out.as_device_ptr(), count, b))?;
-            }
-            Ok(out)
-        };
-        let scale = |pw: Option<&DeviceBuffer<[u32; 8]>>, factor: &Fr| -> Result<(), CudaError> {
-            let f = fr_limbs(factor);
-            let (ptr, has) = match pw {
-                Some(p) => (p.as_device_ptr(), 1u32),
-                None => (d.as_device_ptr(), 0u32), // not read when has = 0
-            };
-            // SAFETY: n values and, when has = 1, n powers.
-            unsafe {
-                launch!(module.zk_ntt_scale<<<all.grid, all.block, 0, stream>>>(
-                    d.as_device_ptr(), ptr, has, f, n))?;
-            }
-            Ok(())
-        };
-        let mut keep = Vec::new();
-        if let Some(gen) = job.pre {
-            let pw = powers(n, &gen)?;
-            scale(Some(&pw), &Fr::one())?;
-            keep.push(pw);
+        let (free, _) = cust::memory::mem_get_info()?;
+        let need = bucket_bytes(scalars.len()) - scalars.len() * 64;
+        if need > free / 10 * 8 {
+            return Err(CudaError::OutOfMemory {
+                requested: need,
+                free,
+            });
         }
-        let tw = powers((n / 2).max(1), &job.root)?;
-        // SAFETY: argument types and counts match the kernel's signature.
-        unsafe {
-            launch!(module.zk_ntt_bitrev<<<all.grid, all.block, 0, stream>>>(
-                d.as_device_ptr(), job.log_n))?;
-        }
-        let k = job.block_stages();
-        if k > 0 {
-            let threads = (1u32 << k) / 2;
-            // SAFETY: each block works on its own 2^k elements.
-            unsafe {
-                launch!(module.zk_ntt_block_stages<<<n >> k, threads, 0, stream>>>(
-                    d.as_device_ptr(), tw.as_device_ptr(), job.log_n, k))?;
-            }
-        }
-        let half = LaunchPlan::for_threads(n / 2);
-        for s in k + 1..=job.log_n {
-            // SAFETY: the butterflies of one stage touch disjoint pairs.
-            unsafe {
-                launch!(module.zk_ntt_stage<<<half.grid, half.block, 0, stream>>>(
-                    d.as_device_ptr(), tw.as_device_ptr(), job.log_n, s))?;
-            }
-        }
-        if job.post_powers.is_some() || job.post_factor.is_some() {
-            let pw = match job.post_powers {
-                Some(gen) => Some(powers(n, &gen)?),
-                None => None,
-            };
-            scale(pw.as_ref(), &job.post_factor.unwrap_or(Fr::one()))?;
-            keep.extend(pw);
-        }
-        stream.synchronize()?;
-        drop(keep);
-        let mut out = vec![[0u32; 8]; n as usize];
-        d.copy_to(&mut out[..])?;
-        for (x, l) in data.iter_mut().zip(&out) {
-            *x = fr_from_limbs(l).ok_or_else(|| {
-                CudaError::BadResult("an NTT output is not below the modulus".into())
-            })?;
-        }
+        let laps = Laps::new(&g.stream, "bucket msm (resident bases)");
+        bucket_pipeline(&g, bases, scalars, montgomery, laps)
+    }
+
+    /// One NTT of `data` (length `2^job.log_n`) on the device, in the
+    /// sequence [`crate::emulation::ntt`] emulates. Twiddles and coset powers
+    /// stay on the device for the next transforms of the same domain.
+    pub fn ntt(&self, data: &mut [Fr], job: &NttJob) -> Result<(), CudaError> {
+        assert_eq!(data.len(), 1usize << job.log_n, "checked by the caller");
+        let mut g = self.lock()?;
+        ensure_job_powers(&mut g, &[job])?;
+        let g = &*g;
+        let mut laps = Laps::new(&g.stream, "ntt");
+        let d = upload_fr(data)?;
+        laps.lap("upload")?;
+        ntt_on_device(g, &d, job, &mut laps)?;
+        download_fr(&d, data)?;
+        laps.lap("download and check")?;
         Ok(())
+    }
+
+    /// Groth16's quotient ([`crate::ntt::QuotientJob`]) on the device, in
+    /// the sequence [`crate::emulation::quotient`] emulates: the three
+    /// vectors go up once, `h` comes back.
+    pub fn quotient(&self, abc: [Vec<Fr>; 3], job: &QuotientJob) -> Result<Vec<Fr>, CudaError> {
+        let n = 1u32 << job.interpolate.log_n;
+        assert!(
+            abc.iter().all(|v| v.len() == n as usize),
+            "checked by the caller"
+        );
+        let mut g = self.lock()?;
+        ensure_job_powers(&mut g, &[&job.interpolate, &job.to_coset, &job.from_coset])?;
+        let g = &*g;
+        let mut laps = Laps::new(&g.stream, "quotient");
+        let [mut a, b, c] = abc;
+        let d = [upload_fr(&a)?, upload_fr(&b)?, upload_fr(&c)?];
+        drop((b, c));
+        laps.lap("upload a, b, c")?;
+        for v in &d {
+            ntt_on_device(g, v, &job.interpolate, &mut laps)?;
+            ntt_on_device(g, v, &job.to_coset, &mut laps)?;
+        }
+        let plan = LaunchPlan::for_threads(n);
+        let (module, stream) = (&g.module, &g.stream);
+        let z = fr_limbs(&job.z_inv);
+        // SAFETY: three buffers of n values; thread i writes a[i] only.
+        unsafe {
+            launch!(module.zk_quotient<<<plan.grid, plan.block, 0, stream>>>(
+                d[0].as_device_ptr(), d[1].as_device_ptr(), d[2].as_device_ptr(), z, n))?;
+        }
+        laps.lap("quotient")?;
+        ntt_on_device(g, &d[0], &job.from_coset, &mut laps)?;
+        download_fr(&d[0], &mut a)?;
+        laps.lap("download and check")?;
+        Ok(a)
     }
 
     /// `a_i * b_i` in Fq on the device (Montgomery limbs), one per thread.
@@ -365,8 +592,10 @@ fn run_chunk(
 ) -> Result<DeviceJacobian, CudaError> {
     let n = bases.len() as u32;
     let (module, stream) = (&g.module, &g.stream);
+    let mut laps = Laps::new(stream, "dbc msm");
     let d_bases = upload(bases)?;
     let d_scalars = upload(scalars)?;
+    laps.lap("upload")?;
     let mut cur = alloc_output::<DeviceJacobian>(n as usize)?;
     if montgomery {
         let p = LaunchPlan::for_threads(n);
@@ -383,6 +612,7 @@ fn run_chunk(
             d_bases.as_device_ptr(), d_scalars.as_device_ptr(), cur.as_device_ptr(),
             n, delta, g.tables.as_device_ptr()))?;
     }
+    laps.lap("chains and terms")?;
     // Every round's buffers stay alive until the stream has finished.
     let mut done = Vec::new();
     for round in ReductionRounds::new(n) {
@@ -396,6 +626,7 @@ fn run_chunk(
         done.push(std::mem::replace(&mut cur, next));
     }
     stream.synchronize()?;
+    laps.lap("tree reduction")?;
     drop(done);
     let mut out = [DeviceJacobian::default()];
     cur.index(0..1).copy_to(&mut out[..])?;
@@ -445,12 +676,26 @@ fn run_bucket_chunk(
     scalars: &[[u32; 8]],
     montgomery: bool,
 ) -> Result<G1Projective, CudaError> {
-    let n = bases.len() as u32;
-    let p = BucketParams::new(n);
+    let mut laps = Laps::new(&g.stream, "bucket msm");
+    let d_bases = upload(bases)?;
+    laps.lap("upload bases")?;
+    bucket_pipeline(g, &d_bases, scalars, montgomery, laps)
+}
+
+/// The bucket method on bases already on the device (`d_bases` holds at
+/// least `scalars.len()` of them).
+fn bucket_pipeline(
+    g: &Inner,
+    d_bases: &DeviceSlice<DeviceAffine>,
+    scalars: &[[u32; 8]],
+    montgomery: bool,
+    mut laps: Laps<'_>,
+) -> Result<G1Projective, CudaError> {
+    let n = scalars.len() as u32;
     let (module, stream) = (&g.module, &g.stream);
     let plan = LaunchPlan::for_threads(n);
-    let d_bases = upload(bases)?;
     let d_scalars = upload(scalars)?;
+    laps.lap("upload scalars")?;
     if montgomery {
         // SAFETY: argument types and counts match the kernel's signature.
         unsafe {
@@ -458,6 +703,21 @@ fn run_bucket_chunk(
                 d_scalars.as_device_ptr(), n))?;
         }
     }
+    // 0. the scalars' bit length sizes the windows
+    let d_bits = upload(&[0u32])?;
+    // SAFETY: n scalars; one counter.
+    unsafe {
+        launch!(module.zk_scalar_bits<<<plan.grid, plan.block, 0, stream>>>(
+            d_scalars.as_device_ptr(), d_bits.as_device_ptr(), n))?;
+    }
+    stream.synchronize()?;
+    let mut bits = [0u32];
+    d_bits.copy_to(&mut bits[..])?;
+    laps.lap("scalar bits")?;
+    if bits[0] == 0 {
+        return Ok(G1Projective::zero());
+    }
+    let p = BucketParams::for_bits(n, bits[0]);
     // 1. counts
     let total = p.total_buckets();
     let d_counts = upload(&vec![0u32; total as usize])?;
@@ -466,6 +726,7 @@ fn run_bucket_chunk(
         launch!(module.zk_bucket_count<<<plan.grid, plan.block, 0, stream>>>(
             d_scalars.as_device_ptr(), d_counts.as_device_ptr(), p))?;
     }
+    laps.lap("count")?;
     stream.synchronize()?;
     let mut counts = vec![0u32; total as usize];
     d_counts.copy_to(&mut counts[..])?;
@@ -473,6 +734,7 @@ fn run_bucket_chunk(
     let offsets = exclusive_scan(&counts);
     let entries_len = *offsets.last().unwrap_or(&0);
     let d_cursors = upload(&offsets[..total as usize])?;
+    laps.lap("scan (host)")?;
     let d_entries = alloc_output::<u32>(entries_len as usize)?;
     // SAFETY: each cursor starts at its bucket's offset; slots stay below
     // the next offset, inside d_entries.
@@ -480,10 +742,11 @@ fn run_bucket_chunk(
         launch!(module.zk_bucket_scatter<<<plan.grid, plan.block, 0, stream>>>(
             d_scalars.as_device_ptr(), d_cursors.as_device_ptr(), d_entries.as_device_ptr(), p))?;
     }
+    laps.lap("scatter")?;
     // 3. segment sums
     let seg = Segments::new(&offsets);
     let d_seg_start = upload(&seg.seg_start)?;
-    let d_bucket_seg = upload(&seg.bucket_seg)?;
+    laps.lap("segments (host)")?;
     let d_seg_sums = alloc_output::<DeviceXyzz>(seg.count() as usize)?;
     if seg.count() > 0 {
         let sp = LaunchPlan::for_threads(seg.count());
@@ -494,15 +757,29 @@ fn run_bucket_chunk(
                 d_seg_sums.as_device_ptr(), seg.count()))?;
         }
     }
-    // 4. bucket sums
-    let d_buckets = alloc_output::<DeviceXyzz>(total as usize)?;
-    let bp = LaunchPlan::for_threads(total);
-    // SAFETY: bucket_seg has total + 1 entries bounding d_seg_sums.
-    unsafe {
-        launch!(module.zk_bucket_collect<<<bp.grid, bp.block, 0, stream>>>(
-            d_seg_sums.as_device_ptr(), d_bucket_seg.as_device_ptr(), d_buckets.as_device_ptr(),
-            total))?;
+    laps.lap("segment sums")?;
+    // 4. bucket sums, in levels where buckets hold many segments
+    let mut sums = d_seg_sums;
+    // Every level's buffers stay alive until the stream is done with them.
+    let (mut keep, mut keep_sums) = (Vec::new(), Vec::new());
+    for bounds in collect_levels(&seg.bucket_seg) {
+        let ranges = bounds.len() as u32 - 1;
+        let d_bounds = upload(&bounds)?;
+        let out = alloc_output::<DeviceXyzz>(ranges as usize)?;
+        let bp = LaunchPlan::for_threads(ranges);
+        // SAFETY: `bounds` has ranges + 1 entries bounding `sums`; thread r
+        // writes out[r] only.
+        unsafe {
+            launch!(module.zk_bucket_collect<<<bp.grid, bp.block, 0, stream>>>(
+                sums.as_device_ptr(), d_bounds.as_device_ptr(), out.as_device_ptr(), ranges))?;
+        }
+        keep.push(d_bounds);
+        keep_sums.push(std::mem::replace(&mut sums, out));
     }
+    stream.synchronize()?;
+    drop((keep, keep_sums));
+    let d_buckets = sums;
+    laps.lap("bucket sums")?;
     // 5. window slices, combined on the host
     let slices = p.slices();
     let d_parts = alloc_output::<DeviceJacobian>((p.windows * slices) as usize)?;
@@ -512,9 +789,25 @@ fn run_bucket_chunk(
         launch!(module.zk_window_reduce<<<rp.grid, rp.block, 0, stream>>>(
             d_buckets.as_device_ptr(), d_parts.as_device_ptr(), p, slices))?;
     }
+    laps.lap("window reduce")?;
+    // 6. each window's slices summed pairwise (slices is a power of two)
+    let mut cur = d_parts;
+    let mut done = Vec::new();
+    for round in p.slice_rounds() {
+        let next = alloc_output::<DeviceJacobian>(round.outputs as usize)?;
+        let rp = LaunchPlan::for_threads(round.outputs);
+        // SAFETY: `cur` holds round.inputs points, `next` round.outputs; disjoint.
+        unsafe {
+            launch!(module.zk_reduce_pairs<<<rp.grid, rp.block, 0, stream>>>(
+                cur.as_device_ptr(), next.as_device_ptr(), round.inputs))?;
+        }
+        done.push(std::mem::replace(&mut cur, next));
+    }
     stream.synchronize()?;
-    let mut parts = vec![DeviceJacobian::default(); (p.windows * slices) as usize];
-    d_parts.copy_to(&mut parts[..])?;
+    drop(done);
+    laps.lap("slice sums")?;
+    let mut parts = vec![DeviceJacobian::default(); p.windows as usize];
+    cur.index(0..p.windows as usize).copy_to(&mut parts[..])?;
     let parts = parts
         .iter()
         .map(|q| {
@@ -523,5 +816,7 @@ fn run_bucket_chunk(
             })
         })
         .collect::<Result<Vec<G1Projective>, CudaError>>()?;
-    Ok(combine_windows(&parts, &p))
+    let sum = combine_windows(&parts, &p);
+    laps.lap("combine (host)")?;
+    Ok(sum)
 }

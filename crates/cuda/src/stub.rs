@@ -5,6 +5,9 @@ use crate::error::CudaError;
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
 use std::convert::Infallible;
 
+/// Device-resident bases; none can exist without the feature `cuda`.
+pub(crate) struct BasesBuffer(Infallible);
+
 /// A CUDA device; none can exist in a build without the feature `cuda`.
 #[derive(Debug)]
 pub struct CudaContext {
@@ -50,6 +53,32 @@ impl CudaContext {
         _scalars: &[[u32; 8]],
         _montgomery: bool,
     ) -> Result<ark_bn254::G1Projective, CudaError> {
+        match self.never {}
+    }
+
+    pub(crate) fn upload_bases(&self, _bases: &[DeviceAffine]) -> Result<BasesBuffer, CudaError> {
+        match self.never {}
+    }
+
+    pub(crate) fn free_bases(&self, bases: BasesBuffer) {
+        match bases.0 {}
+    }
+
+    pub(crate) fn bucket_msm_resident(
+        &self,
+        _bases: &BasesBuffer,
+        _scalars: &[[u32; 8]],
+        _montgomery: bool,
+    ) -> Result<ark_bn254::G1Projective, CudaError> {
+        match self.never {}
+    }
+
+    /// See the `cuda` build.
+    pub fn quotient(
+        &self,
+        _abc: [Vec<ark_bn254::Fr>; 3],
+        _job: &crate::ntt::QuotientJob,
+    ) -> Result<Vec<ark_bn254::Fr>, CudaError> {
         match self.never {}
     }
 

@@ -3,14 +3,15 @@
 //! the reason; with one, every GPU result is compared with the CPU's.
 
 use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
+use ark_ec::AffineRepr;
 use ark_ec::{CurveGroup, VariableBaseMSM};
-use ark_ff::{PrimeField, UniformRand};
+use ark_ff::{PrimeField, UniformRand, Zero};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::sync::Arc;
 use zkaccel_cpu::{MsmError, MsmProvider};
 use zkaccel_cuda::layout::{fq_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
-use zkaccel_cuda::{CudaContext, CudaError, CudaMsm, GpuMethod, COMPILED_WITH_CUDA, DBC_MAX_TERMS};
+use zkaccel_cuda::{CudaContext, CudaError, CudaMsm, GpuMethod, COMPILED_WITH_CUDA, GPU_MIN_TERMS};
 
 fn rng() -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(11)
@@ -77,6 +78,20 @@ fn cuda_msm_or_cpu_is_correct_everywhere() {
         assert_eq!(msm.msm(&bases, &scalars).unwrap(), expect, "{n} terms");
         let ints: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
         assert_eq!(msm.msm_bigint(&bases, &ints).unwrap(), expect, "{n} terms");
+    }
+    if !msm.uses_gpu() {
+        // No GPU: nothing can be made resident, and the error says why.
+        let err = msm.upload(&inputs(2).0).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                MsmError::Backend {
+                    backend: "cuda",
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
     }
     let (bases, scalars) = inputs(3);
     assert_eq!(
@@ -146,17 +161,22 @@ fn gpu_msm_matches_arkworks() {
 }
 
 #[test]
-fn auto_picks_dbc_for_few_terms_and_buckets_for_many() {
-    assert_eq!(GpuMethod::Auto.resolve(1), GpuMethod::DbcPerThread);
+fn auto_picks_the_cpu_for_few_or_narrow_terms_and_buckets_for_many_wide_ones() {
+    let auto = |nonzero, wide, sampled| GpuMethod::Auto.resolve(nonzero, wide, sampled);
+    assert_eq!(auto(1, 1, 1), GpuMethod::Cpu);
+    assert_eq!(auto(GPU_MIN_TERMS - 1, 100, 100), GpuMethod::Cpu);
+    assert_eq!(auto(GPU_MIN_TERMS, 100, 100), GpuMethod::Bucket);
+    assert_eq!(auto(1 << 20, 50, 100), GpuMethod::Bucket);
     assert_eq!(
-        GpuMethod::Auto.resolve(DBC_MAX_TERMS),
+        auto(1 << 20, 49, 100),
+        GpuMethod::Cpu,
+        "mostly narrow scalars"
+    );
+    assert_eq!(GpuMethod::Bucket.resolve(1, 0, 1), GpuMethod::Bucket);
+    assert_eq!(
+        GpuMethod::DbcPerThread.resolve(1 << 20, 0, 1),
         GpuMethod::DbcPerThread
     );
-    assert_eq!(
-        GpuMethod::Auto.resolve(DBC_MAX_TERMS + 1),
-        GpuMethod::Bucket
-    );
-    assert_eq!(GpuMethod::Bucket.resolve(1), GpuMethod::Bucket);
 }
 
 fn gpu_msm_sizes(msm: CudaMsm) {
@@ -173,6 +193,60 @@ fn gpu_msm_sizes(msm: CudaMsm) {
             }
             let expect = G1Projective::msm(&bases, &scalars).unwrap();
             assert_eq!(msm.msm(&bases, &scalars).unwrap(), expect, "sparse {n}");
+            if log <= 12 {
+                // 1-bit and 20-bit scalars (few windows), and all equal
+                // (every entry of a window in one bucket).
+                let mut r = rng();
+                for bits in [1u32, 20] {
+                    let small: Vec<Fr> = (0..n)
+                        .map(|_| Fr::from(u64::rand(&mut r) >> (64 - bits)))
+                        .collect();
+                    let expect = G1Projective::msm(&bases, &small).unwrap();
+                    assert_eq!(msm.msm(&bases, &small).unwrap(), expect, "{bits}-bit {n}");
+                }
+                let same = vec![Fr::from(987654321u64); n];
+                let expect = G1Projective::msm(&bases, &same).unwrap();
+                assert_eq!(msm.msm(&bases, &same).unwrap(), expect, "equal {n}");
+            }
         }
     }
+}
+
+#[test]
+fn resident_bases_match_arkworks() {
+    let Some(ctx) = device("resident_bases_match_arkworks") else {
+        return;
+    };
+    let m = CudaMsm::with_context(ctx);
+    let (mut bases, mut scalars) = inputs(5000);
+    // Infinity, a repeated point, P and -P, a zero scalar, r - 1.
+    bases[3] = G1Affine::zero();
+    bases[10] = bases[11];
+    bases[12] = -bases[13];
+    scalars[20] = Fr::zero();
+    scalars[21] = -Fr::from(1u64);
+    let dev = m.upload(&bases).unwrap();
+    assert_eq!(dev.len(), 5000);
+    for _ in 0..2 {
+        // twice: the resident bases are read, never changed
+        let want = G1Projective::msm(&bases, &scalars).unwrap();
+        assert_eq!(m.msm_resident(&dev, &scalars).unwrap(), want);
+    }
+    let want = G1Projective::msm(&bases[..100], &scalars[..100]).unwrap();
+    assert_eq!(
+        m.msm_resident(&dev, &scalars[..100]).unwrap(),
+        want,
+        "prefix"
+    );
+    assert_eq!(m.msm_resident(&dev, &[]).unwrap(), G1Projective::zero());
+    assert_eq!(
+        m.msm_resident(&dev, &vec![Fr::from(1u64); 5001]),
+        Err(MsmError::LengthMismatch {
+            bases: 5000,
+            scalars: 5001
+        })
+    );
+    let empty = m.upload(&[]).unwrap();
+    assert!(empty.is_empty());
+    assert_eq!(m.msm_resident(&empty, &[]).unwrap(), G1Projective::zero());
 }

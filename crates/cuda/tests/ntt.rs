@@ -1,14 +1,15 @@
 //! The GPU NTT, every kernel emulated on the host, against ark-poly's
 //! `Radix2EvaluationDomain`: every size 2^0..2^16, forward and inverse, on
-//! the subgroup and on a coset; and `CudaNtt` as an `NttProvider`.
+//! the subgroup and on a coset; Groth16's quotient job; and `CudaNtt` as an
+//! `NttProvider`.
 
 use ark_bn254::Fr;
-use ark_ff::{FftField, UniformRand};
+use ark_ff::{FftField, Field, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use zkaccel_cuda::emulation;
-use zkaccel_cuda::ntt::NttJob;
+use zkaccel_cuda::ntt::{NttJob, QuotientJob};
 use zkaccel_cuda::CudaNtt;
 use zkaccel_ntt::{Direction, NttDomain, NttProvider};
 
@@ -72,4 +73,83 @@ fn provider_falls_back_or_matches() {
     }
     let mut bad = vec![vec![Fr::from(1u64); 3]];
     assert!(p.transform_batch(&d, &mut bad, Direction::Forward).is_err());
+}
+
+/// Groth16's quotient by ark-poly: interpolate a, b, c, evaluate them on the
+/// coset, (a b - c) / Z(g), interpolate from the coset.
+fn quotient_reference(abc: &[Vec<Fr>; 3], log: u32) -> Vec<Fr> {
+    let d = Radix2EvaluationDomain::<Fr>::new(1 << log).unwrap();
+    let c = d.get_coset(Fr::GENERATOR).unwrap();
+    let on_coset: Vec<Vec<Fr>> = abc.iter().map(|v| c.fft(&d.ifft(v))).collect();
+    let z_inv = d
+        .evaluate_vanishing_polynomial(Fr::GENERATOR)
+        .inverse()
+        .unwrap();
+    let q: Vec<Fr> = (0..1 << log)
+        .map(|i| (on_coset[0][i] * on_coset[1][i] - on_coset[2][i]) * z_inv)
+        .collect();
+    c.ifft(&q)
+}
+
+fn random_abc(log: u32, seed: u64) -> [Vec<Fr>; 3] {
+    let mut r = ChaCha20Rng::seed_from_u64(seed);
+    let mut v = || {
+        (0..1usize << log)
+            .map(|_| Fr::rand(&mut r))
+            .collect::<Vec<_>>()
+    };
+    [v(), v(), v()]
+}
+
+#[test]
+fn emulated_quotient_equals_ark_poly() {
+    for log in [0u32, 1, 5, 8, 9, 12] {
+        let abc = random_abc(log, 10 + log as u64);
+        let d = NttDomain::<Fr>::new(1 << log).unwrap();
+        let c = d.get_coset(Fr::GENERATOR).unwrap();
+        let job = QuotientJob::new(&d, &c).unwrap();
+        assert_eq!(
+            emulation::quotient(abc.clone(), &job),
+            quotient_reference(&abc, log),
+            "2^{log}"
+        );
+    }
+}
+
+#[test]
+fn provider_quotient_falls_back_or_matches() {
+    let p = CudaNtt::or_cpu(0);
+    for log in [0u32, 3, 10, 14] {
+        let abc = random_abc(log, 30 + log as u64);
+        let d = NttDomain::<Fr>::new(1 << log).unwrap();
+        let c = d.get_coset(Fr::GENERATOR).unwrap();
+        let want = quotient_reference(&abc, log);
+        assert_eq!(
+            p.quotient(&d, &c, abc).unwrap(),
+            want,
+            "2^{log} on {}",
+            p.name()
+        );
+    }
+    let d = NttDomain::<Fr>::new(8).unwrap();
+    let c = d.get_coset(Fr::GENERATOR).unwrap();
+    let short = [
+        vec![Fr::from(1u64); 8],
+        vec![Fr::from(1u64); 7],
+        vec![Fr::from(1u64); 8],
+    ];
+    assert!(
+        p.quotient(&d, &c, short).is_err(),
+        "a short vector is an error"
+    );
+    // The domain itself is no coset: Z vanishes on it.
+    assert!(p.quotient(&d, &d, random_abc(3, 1)).is_err());
+    let big = NttDomain::<Fr>::new(16)
+        .unwrap()
+        .get_coset(Fr::GENERATOR)
+        .unwrap();
+    assert!(
+        p.quotient(&d, &big, random_abc(3, 2)).is_err(),
+        "sizes differ"
+    );
 }

@@ -44,6 +44,6 @@ mod reduction;
 
 pub use backend::{Backend, BackendChoice};
 pub use error::Groth16Error;
-pub use pairing::{AccelPairing, NttOffloadFn};
+pub use pairing::{AccelPairing, QuotientOffloadFn};
 pub use prover::{Groth16, PreparedProvingKey, ProofTimings};
 pub use reduction::NttReduction;

@@ -4,9 +4,16 @@ use ark_ec::pairing::Pairing;
 use ark_ec::short_weierstrass::{Affine, Projective};
 use zkaccel_cpu::CurveMul;
 
-/// Transforms run on the GPU for the witness map: `(domain, vectors,
-/// direction)`, each vector in place, as `NttDomain::transform_batch` would.
-pub type NttOffloadFn<F> = dyn Fn(&zkaccel_ntt::NttDomain<F>, &mut [Vec<F>], zkaccel_ntt::Direction) -> Result<(), String>
+/// The witness map's transforms run elsewhere (the GPU): `(domain, coset,
+/// [a, b, c])`, the evaluations of `a`, `b`, `c` on `domain`, to the
+/// coefficients of `h = (a b - c) / Z` (interpolate each, evaluate on the
+/// coset, combine, interpolate from the coset), with the data kept on the
+/// device between the seven transforms.
+pub type QuotientOffloadFn<F> = dyn Fn(
+        &zkaccel_ntt::NttDomain<F>,
+        &zkaccel_ntt::NttDomain<F>,
+        [Vec<F>; 3],
+    ) -> Result<Vec<F>, String>
     + Send
     + Sync;
 
@@ -32,7 +39,7 @@ pub trait AccelPairing: Pairing {
     #[cfg(feature = "cuda")]
     fn cuda_ntt(
         _ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
-    ) -> Option<Box<NttOffloadFn<Self::ScalarField>>> {
+    ) -> Option<Box<QuotientOffloadFn<Self::ScalarField>>> {
         None
     }
     /// The GPU's G1 MSM for this pairing, where zkaccel-cuda has kernels for
@@ -80,11 +87,10 @@ accel_pairing!(
     #[cfg(feature = "cuda")]
     fn cuda_ntt(
         ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
-    ) -> Option<Box<NttOffloadFn<ark_bn254::Fr>>> {
-        use zkaccel_ntt::NttProvider;
+    ) -> Option<Box<QuotientOffloadFn<ark_bn254::Fr>>> {
         let p = zkaccel_cuda::CudaNtt::with_context(ctx);
-        Some(Box::new(move |d, v, dir| {
-            p.transform_batch(d, v, dir).map_err(|e| e.to_string())
+        Some(Box::new(move |d, c, abc| {
+            p.quotient(d, c, abc).map_err(|e| e.to_string())
         }))
     }
 );

@@ -137,11 +137,12 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             backend::Resolved::Cuda(ctx) => E::cuda_g1(ctx.clone()),
         };
         // ... and its NTT for the witness map.
-        let gpu_ntt: Option<Box<crate::pairing::NttOffloadFn<E::ScalarField>>> = match &resolved {
-            backend::Resolved::Cpu => None,
-            #[cfg(feature = "cuda")]
-            backend::Resolved::Cuda(ctx) => E::cuda_ntt(ctx.clone()),
-        };
+        let gpu_ntt: Option<Box<crate::pairing::QuotientOffloadFn<E::ScalarField>>> =
+            match &resolved {
+                backend::Resolved::Cpu => None,
+                #[cfg(feature = "cuda")]
+                backend::Resolved::Cuda(ctx) => E::cuda_ntt(ctx.clone()),
+            };
         let start = Instant::now();
         let mut t = ProofTimings::default();
         let cs = timed(&mut t.synthesis, || Self::synthesize(circuit))?;

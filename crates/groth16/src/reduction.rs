@@ -4,7 +4,7 @@ use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{evaluate_constraint, LibsnarkReduction, R1CSToQAP};
 use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
-use zkaccel_ntt::{Direction, NttDomain};
+use zkaccel_ntt::NttDomain;
 
 /// The libsnark R1CS-to-QAP reduction (the one ark-groth16 uses by default),
 /// with the seven transforms of the witness map run by zkaccel's NTT.
@@ -60,10 +60,9 @@ impl R1CSToQAP for NttReduction {
     }
 }
 
-/// A batch of transforms run elsewhere than zkaccel's CPU NTT (the GPU):
-/// `(domain, vectors, direction)`, each vector transformed in place exactly
-/// as `NttDomain::transform_batch` would.
-pub(crate) type NttOffload<'a, F> = &'a crate::pairing::NttOffloadFn<F>;
+/// The quotient computed elsewhere than zkaccel's CPU NTT (the GPU), as
+/// [`crate::pairing::QuotientOffloadFn`] describes.
+pub(crate) type NttOffload<'a, F> = &'a crate::pairing::QuotientOffloadFn<F>;
 
 /// Why the witness map failed.
 #[derive(Debug)]
@@ -124,19 +123,21 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
         return Err(SynthesisError::Unsatisfiable.into());
     }
 
-    match offload {
-        Some(run) => {
-            run(&domain, &mut abc, Direction::Inverse).map_err(MapError::Offload)?;
-            run(&coset, &mut abc, Direction::Forward).map_err(MapError::Offload)?;
+    if let Some(run) = offload {
+        let h = run(&domain, &coset, abc).map_err(MapError::Offload)?;
+        if h.len() != n {
+            return Err(MapError::Offload(format!(
+                "the offloaded quotient has {} coefficients, expected {n}",
+                h.len()
+            )));
         }
-        None => {
-            for v in abc.iter_mut() {
-                domain.ifft_in_place(v);
-            }
-            for v in abc.iter_mut() {
-                coset.fft_in_place(v);
-            }
-        }
+        return Ok(h);
+    }
+    for v in abc.iter_mut() {
+        domain.ifft_in_place(v);
+    }
+    for v in abc.iter_mut() {
+        coset.fft_in_place(v);
     }
     let [mut ab, b, c] = abc;
     let z_inv = domain
@@ -146,18 +147,8 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     // h on the coset: (a * b - c) / Z(g), then back to coefficients.
     par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
     drop((b, c));
-    match offload {
-        Some(run) => {
-            let mut one = [ab];
-            run(&coset, &mut one, Direction::Inverse).map_err(MapError::Offload)?;
-            let [ab] = one;
-            Ok(ab)
-        }
-        None => {
-            coset.ifft_in_place(&mut ab);
-            Ok(ab)
-        }
-    }
+    coset.ifft_in_place(&mut ab);
+    Ok(ab)
 }
 
 /// Whether `a_i * b_i == c_i` for every constraint.
@@ -184,5 +175,63 @@ fn par_update<F: Send + Sync>(v: &mut [F], f: impl Fn(usize, &F) -> F + Sync + S
     #[cfg(not(feature = "parallel"))]
     {
         v.iter_mut().enumerate().for_each(|(i, o)| *o = f(i, o));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuits::MimcChain;
+    use ark_bn254::Fr;
+    use ark_ff::Field;
+    use ark_relations::gr1cs::{ConstraintSynthesizer, ConstraintSystem, R1CS_PREDICATE_LABEL};
+
+    /// The witness map's inputs for a small MiMC chain.
+    fn inputs() -> (Vec<Matrix<Fr>>, usize, usize, Vec<Fr>) {
+        let cs = ConstraintSystem::<Fr>::new_ref();
+        MimcChain::<Fr>::new(Fr::from(7u64), 40)
+            .generate_constraints(cs.clone())
+            .unwrap();
+        cs.finalize();
+        let m = cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL].clone();
+        let full = [
+            cs.instance_assignment().unwrap(),
+            cs.witness_assignment().unwrap(),
+        ]
+        .concat();
+        (m, cs.num_instance_variables(), cs.num_constraints(), full)
+    }
+
+    #[test]
+    fn an_offloaded_quotient_is_used_and_checked() {
+        let (m, inputs, constraints, full) = inputs();
+        let plain =
+            witness_map::<Fr, NttDomain<Fr>>(&m, inputs, constraints, &full, true, None).unwrap();
+        // A stand-in for the GPU: the same quotient on the CPU, by the
+        // offload's contract.
+        let cpu = |d: &NttDomain<Fr>, c: &NttDomain<Fr>, abc: [Vec<Fr>; 3]| {
+            let e: Vec<Vec<Fr>> = abc.iter().map(|v| c.fft(&d.ifft(v))).collect();
+            let z_inv = d
+                .evaluate_vanishing_polynomial(c.coset_offset())
+                .inverse()
+                .unwrap();
+            let h: Vec<Fr> = (0..d.size())
+                .map(|i| (e[0][i] * e[1][i] - e[2][i]) * z_inv)
+                .collect();
+            Ok(c.ifft(&h))
+        };
+        let got =
+            witness_map::<Fr, NttDomain<Fr>>(&m, inputs, constraints, &full, true, Some(&cpu))
+                .unwrap();
+        assert_eq!(got, plain);
+        // An offload that fails, or returns the wrong length, is an error.
+        let failing =
+            |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| Err("no GPU".to_string());
+        let short =
+            |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| Ok(vec![Fr::from(1u64)]);
+        for f in [&failing as &crate::pairing::QuotientOffloadFn<Fr>, &short] {
+            let r = witness_map::<Fr, NttDomain<Fr>>(&m, inputs, constraints, &full, true, Some(f));
+            assert!(matches!(r, Err(MapError::Offload(_))));
+        }
     }
 }
