@@ -2,22 +2,27 @@
 //! the workspace root), driven from Rust through `cust`.
 //!
 //! # What is here
-//! - The bucket method (Pippenger) as a sequence of simple kernels
-//!   (`kernels/msm/bucket_msm.cuh`, host steps in [`bucket`]), for dense
-//!   inputs; host-emulated and tested. [`CudaMsm`] picks it or the
-//!   per-thread DBC method by the number of non-zero terms ([`GpuMethod`]).
+//! - [`CudaMsm`], an [`MsmProvider`](zkaccel_cpu::MsmProvider) for BN254 G1:
+//!   the bucket method (Pippenger) as a sequence of simple kernels
+//!   (`kernels/msm/bucket_msm.cuh`, host steps in [`bucket`]), with bases
+//!   optionally kept on the device ([`DeviceBases`]); its [`GpuMethod::Auto`]
+//!   runs the CPU for few terms or narrow scalars, as measured on an H100.
 //! - The paper's GPU MSM (one thread per term computes its scalar's
 //!   δ-suboptimal double-base chain and the scalar multiplication, then
-//!   `ceil(log2 m)` rounds of pairwise additions), as [`CudaMsm`], an
-//!   [`MsmProvider`](zkaccel_cpu::MsmProvider) for BN254 G1.
-//! - The NTT over BN254 Fr (`kernels/ntt/ntt.cuh`: twiddles computed on the
-//!   device, bit reversal, the first 8 stages per block in shared memory,
-//!   later stages one launch each, coset and 1/n scaling) as [`CudaNtt`], an
-//!   [`NttProvider`](zkaccel_ntt::NttProvider).
+//!   `ceil(log2 m)` rounds of pairwise additions), on request
+//!   ([`GpuMethod::DbcPerThread`]): slower than the bucket method at every
+//!   size measured.
+//! - The NTT over BN254 Fr (`kernels/ntt/ntt.cuh`: twiddles cached on the
+//!   device, bit reversal, a shared-memory pass over contiguous blocks, then
+//!   strided shared-memory passes of up to 8 stages, coset and 1/n scaling)
+//!   as [`CudaNtt`], an [`NttProvider`](zkaccel_ntt::NttProvider), and
+//!   Groth16's quotient as one device job ([`CudaNtt::quotient`]).
 //! - [`emulation`]: the same kernels compiled for the host by g++, run by the
 //!   tests against arkworks and zkaccel-dbc on every build, GPU or not.
 //! - [`CudaContext`]: the device, its module and stream (feature `cuda`;
 //!   without it, `CudaContext::new` answers [`CudaError::NotCompiled`]).
+//!   With `ZKACCEL_CUDA_PROFILE` set it prints each pipeline's per-step
+//!   times on stderr.
 //!
 //! # Building with CUDA
 //! `scripts/setup-cuda.sh` installs nvcc, CUDA 12.4's ptxas and the driver
@@ -32,7 +37,8 @@
 //! | `kernels/ff/` | Montgomery field arithmetic on 32-bit limbs, BN254 Fq and Fr |
 //! | `kernels/ec/` | Jacobian (dbl, tpl, madd, add) and XYZZ formulas, BN254 G1 |
 //! | `kernels/dbc/` | integers and the per-thread δ-suboptimal chain |
-//! | `kernels/msm/` | the per-thread DBC MSM and the tree reduction |
+//! | `kernels/msm/` | the bucket method, the per-thread DBC MSM and the tree reduction |
+//! | `kernels/ntt/` | the NTT passes, coset scaling, Groth16's quotient |
 //! | `kernels/zkaccel.cu` | the `__global__` entry points |
 
 #![warn(missing_docs)]
@@ -53,7 +59,9 @@ mod runtime;
 mod stub;
 
 pub use error::CudaError;
-pub use msm::{CudaMsm, DeviceBases, GpuMethod, DEFAULT_DELTA, GPU_MIN_TERMS, SPARSE_FACTOR};
+pub use msm::{
+    CudaMsm, DeviceBases, GpuMethod, DEFAULT_DELTA, GPU_MIN_TERMS, SPARSE_FACTOR, WIDTH_SAMPLE,
+};
 pub use ntt::CudaNtt;
 #[cfg(feature = "cuda")]
 pub use runtime::{CudaContext, PTX};
