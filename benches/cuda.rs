@@ -5,8 +5,8 @@
 //! `cuda` and a GPU: `cargo bench --features cuda --bench cuda`; elsewhere it
 //! prints SKIPPED with the reason and measures nothing.
 
-use ark_bn254::{Fr, G1Projective};
-use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_bn254::{Fr, G1Affine, G1Projective};
+use ark_ec::VariableBaseMSM;
 use ark_ff::UniformRand;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -17,6 +17,9 @@ use std::sync::Arc;
 use zkaccel::cpu::MsmProvider;
 use zkaccel::cuda::{CudaContext, CudaMsm, CudaNtt};
 use zkaccel::ntt::{Direction, NttDomain, NttProvider};
+
+#[path = "support/inputs.rs"]
+mod inputs;
 
 fn log_max() -> u32 {
     std::env::var("ZKACCEL_BENCH_CUDA_LOG_MAX")
@@ -47,15 +50,7 @@ fn bench_cuda(c: &mut Criterion) {
     }
     for log_n in logs {
         let n = 1usize << log_n;
-        let step = G1Projective::rand(&mut rng);
-        let mut cur = G1Projective::rand(&mut rng);
-        let proj: Vec<G1Projective> = (0..n)
-            .map(|_| {
-                cur += step;
-                cur
-            })
-            .collect();
-        let bases = G1Projective::normalize_batch(&proj);
+        let bases: Vec<G1Affine> = inputs::progression(n, &mut rng);
         let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut rng)).collect();
         let want = G1Projective::msm(&bases, &scalars).unwrap();
         assert_eq!(msm.msm(&bases, &scalars).unwrap(), want, "GPU MSM differs");

@@ -5,7 +5,7 @@
 //! `cargo bench --bench msm`; `compare msm` gives interleaved medians.
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
-use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ec::VariableBaseMSM;
 use ark_ff::UniformRand;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::{Rng, SeedableRng};
@@ -13,16 +13,11 @@ use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use zkaccel::cpu::{msm_with, MsmAlgorithm};
 
+#[path = "support/inputs.rs"]
+mod inputs;
+
 fn bases(rng: &mut ChaCha20Rng, n: usize) -> Vec<G1Affine> {
-    let step = G1Projective::generator() * Fr::rand(rng);
-    let mut cur = G1Projective::generator() * Fr::rand(rng);
-    let pts: Vec<G1Projective> = (0..n)
-        .map(|_| {
-            cur += step;
-            cur
-        })
-        .collect();
-    G1Projective::normalize_batch(&pts)
+    inputs::progression(n, rng)
 }
 
 fn bench_msm(c: &mut Criterion) {

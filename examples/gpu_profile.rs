@@ -11,7 +11,7 @@
 //! benchmark `cargo bench --features cuda --bench cuda` is the comparison).
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
-use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ec::VariableBaseMSM;
 use ark_ff::{UniformRand, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use rand::SeedableRng;
@@ -44,17 +44,11 @@ fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
     t[t.len() / 2]
 }
 
-/// `n` distinct affine points (a running sum of one random step: cheap to make).
+#[path = "../benches/support/inputs.rs"]
+mod inputs;
+
 fn bases(n: usize, rng: &mut ChaCha20Rng) -> Vec<G1Affine> {
-    let step = G1Projective::rand(rng);
-    let mut cur = G1Projective::rand(rng);
-    let proj: Vec<G1Projective> = (0..n)
-        .map(|_| {
-            cur += step;
-            cur
-        })
-        .collect();
-    G1Projective::normalize_batch(&proj)
+    inputs::progression(n, rng)
 }
 
 fn main() {

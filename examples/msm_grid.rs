@@ -8,7 +8,7 @@
 //! `cargo run --release --example msm_grid -- [--log-n 10,12,14] [--rounds 5]`
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
-use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ec::VariableBaseMSM;
 use ark_ff::UniformRand;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -20,6 +20,8 @@ use zkaccel::cpu::{msm_with, MsmAlgorithm};
 #[allow(dead_code)]
 #[path = "compare/flags.rs"]
 mod flags;
+#[path = "../benches/support/inputs.rs"]
+mod inputs;
 // Shared with `compare`; this example uses only the median.
 #[allow(dead_code)]
 #[path = "compare/timing.rs"]
@@ -44,15 +46,7 @@ fn main() {
     println!("|---|---|---|---:|---|---:|---:|---:|");
     for &log in &logs {
         let n = 1usize << log;
-        let step = G1Projective::generator() * Fr::rand(&mut rng);
-        let mut cur = G1Projective::generator();
-        let proj: Vec<G1Projective> = (0..n)
-            .map(|_| {
-                cur += step;
-                cur
-            })
-            .collect();
-        let bases: Vec<G1Affine> = G1Projective::normalize_batch(&proj);
+        let bases: Vec<G1Affine> = inputs::progression(n, &mut rng);
         for density in ["1", "sqrt", "1/100"] {
             for bits in [0u32, 64, 16, 1] {
                 let nonzero = match density {

@@ -24,6 +24,8 @@ use std::process::ExitCode;
 use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
 
 mod flags;
+#[path = "../../benches/support/inputs.rs"]
+mod inputs;
 mod msm_cmd;
 mod ntt_cmd;
 mod timing;

@@ -1,7 +1,7 @@
 //! `compare msm`: zkaccel's MSM against arkworks' `VariableBaseMSM::msm`.
 
 use ark_ec::short_weierstrass::{Affine, Projective};
-use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ec::VariableBaseMSM;
 use ark_ff::{PrimeField, UniformRand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
@@ -68,16 +68,7 @@ fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String
     let n = 1usize << a.log_n;
     let alg = algorithm(&a.algorithm)?;
     let mut rng = ChaCha20Rng::seed_from_u64(1);
-    // Random bases as a random progression (fast to make), normalised at once.
-    let step = Projective::<P>::generator() * P::ScalarField::rand(&mut rng);
-    let mut cur = Projective::<P>::generator() * P::ScalarField::rand(&mut rng);
-    let proj: Vec<Projective<P>> = (0..n)
-        .map(|_| {
-            cur += step;
-            cur
-        })
-        .collect();
-    let bases: Vec<Affine<P>> = Projective::normalize_batch(&proj);
+    let bases: Vec<Affine<P>> = crate::inputs::progression(n, &mut rng);
     let nonzero = match a.density.as_str() {
         "1" => n,
         "sqrt" => (n as f64).sqrt().ceil() as usize,

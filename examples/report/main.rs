@@ -23,6 +23,8 @@ use zkaccel::groth16::circuits::{MimcChain, Sha256Circuit};
 
 #[path = "../compare/flags.rs"]
 mod flags;
+#[path = "../../benches/support/inputs.rs"]
+mod inputs;
 mod measure;
 mod plot;
 #[path = "../compare/timing.rs"]

@@ -6,7 +6,7 @@
 use crate::timing::interleaved;
 use ark_bn254::{Bn254, Fr, G1Affine, G1Projective};
 use ark_ec::short_weierstrass::Projective;
-use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ec::{PrimeGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use ark_groth16::ProvingKey;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
@@ -85,16 +85,7 @@ pub fn scalar_mul<P: CurveMul>(
 
 /// Random BN254 G1 bases (a random progression, normalised at once).
 pub fn bases(n: usize) -> Vec<G1Affine> {
-    let mut r = rng(2);
-    let step = G1Projective::generator() * Fr::rand(&mut r);
-    let mut cur = G1Projective::generator() * Fr::rand(&mut r);
-    let proj: Vec<G1Projective> = (0..n)
-        .map(|_| {
-            cur += step;
-            cur
-        })
-        .collect();
-    G1Projective::normalize_batch(&proj)
+    crate::inputs::progression(n, &mut rng(2))
 }
 
 /// The MSM inputs of the grid.
