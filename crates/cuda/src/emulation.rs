@@ -12,7 +12,7 @@
 
 use crate::bucket::{collect_levels, combine_windows, exclusive_scan, BucketParams, Segments};
 use crate::layout::{fq_limbs, fr_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
-use crate::plan::{LaunchPlan, ReductionRounds};
+use crate::plan::{LaunchPlan, ReductionRounds, Round};
 use crate::tables::DbcTables;
 use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
 use ark_ff::{BigInt, One, Zero};
@@ -444,12 +444,24 @@ pub fn reduce(points: Vec<DeviceJacobian>) -> DeviceJacobian {
     if cur.is_empty() {
         return DeviceJacobian::from_ark(&G1Projective::zero());
     }
-    for round in ReductionRounds::new(cur.len() as u32) {
+    let rounds = ReductionRounds::new(cur.len() as u32);
+    cur = reduce_rounds(cur, rounds);
+    cur[0]
+}
+
+/// `zk_reduce_pairs` over `points`, one launch per round, as the runtime
+/// runs it; the last round's output.
+fn reduce_rounds(
+    points: Vec<DeviceJacobian>,
+    rounds: impl Iterator<Item = Round>,
+) -> Vec<DeviceJacobian> {
+    let mut cur = points;
+    for round in rounds {
         let mut next = vec![DeviceJacobian::default(); round.outputs as usize];
         launch_reduce_pairs(LaunchPlan::for_threads(round.outputs), &cur, &mut next);
         cur = next;
     }
-    cur[0]
+    cur
 }
 
 /// The paper's per-thread DBC MSM, every kernel emulated: one chain and
@@ -612,11 +624,7 @@ pub fn bucket_msm_bigint(
         }
     });
     // 6. each window's slices summed pairwise, then the windows on the host
-    for round in p.slice_rounds() {
-        let mut next = vec![DeviceJacobian::default(); round.outputs as usize];
-        launch_reduce_pairs(LaunchPlan::for_threads(round.outputs), &parts, &mut next);
-        parts = next;
-    }
+    let parts = reduce_rounds(parts, p.slice_rounds());
     let windows: Vec<G1Projective> = parts
         .iter()
         .map(|q| q.to_ark().expect("reduced coordinates from the kernels"))

@@ -51,7 +51,8 @@ pub enum GpuMethod {
     /// most scalars are wide ([`WIDTH_SAMPLE`]), the CPU otherwise. The
     /// per-thread DBC method is never chosen: on an H100 it was
     /// slower than the bucket method at every size and density measured
-    /// (4x to 10x at 2^6 to 2^20 terms, dense and 1/64 non-zero), its
+    /// (2^6 to 2^20 terms, dense and 1/64 non-zero; 3.5x to 18x in the
+    /// final build), its
     /// latency being one thread's whole chain and scalar multiplication.
     #[default]
     Auto,
@@ -185,7 +186,7 @@ impl CudaMsm {
             });
         }
         let buf = bases.buf.as_ref().expect("present until drop");
-        let staged = stage_scalars(scalars, &bases.infinity, fr_slice_limbs, fr_limbs);
+        let staged = stage_scalars(scalars, &bases.infinity);
         bases
             .ctx
             .bucket_msm_resident(buf, &staged, true)
@@ -199,9 +200,8 @@ impl CudaMsm {
         bases: &[G1Affine],
         scalars: &[S],
     ) -> Result<G1Projective, MsmError> {
-        let (is_zero, limbs, montgomery) = (S::is_zero, S::limbs, S::MONTGOMERY);
         let backend = backend_error;
-        let nonzero = scalars.par_iter().filter(|s| !is_zero(s)).count();
+        let nonzero = scalars.par_iter().filter(|s| !s.is_zero()).count();
         if nonzero == 0 {
             return Ok(G1Projective::zero());
         }
@@ -210,9 +210,9 @@ impl CudaMsm {
         let (mut wide, mut sampled) = (0, 0);
         if self.method == GpuMethod::Auto && nonzero >= GPU_MIN_TERMS {
             let step = (scalars.len() / WIDTH_SAMPLE).max(1);
-            for s in scalars.iter().step_by(step).filter(|s| !is_zero(s)) {
+            for s in scalars.iter().step_by(step).filter(|s| !s.is_zero()) {
                 sampled += 1;
-                wide += (limbs_bits(&s.integer_limbs()) > 64) as usize;
+                wide += (s.bits() > 64) as usize;
             }
         }
         let method = self.method.resolve(nonzero, wide, sampled);
@@ -222,8 +222,8 @@ impl CudaMsm {
                 // Zero scalars cost the bucket method nothing (no digit lands
                 // in a bucket); bases at infinity get a zero scalar.
                 let (b, infinity) = stage_bases(bases);
-                let k = stage_scalars(scalars, &infinity, S::view, limbs);
-                return ctx.bucket_msm(&b, &k, montgomery).map_err(backend);
+                let k = stage_scalars(scalars, &infinity);
+                return ctx.bucket_msm(&b, &k, S::MONTGOMERY).map_err(backend);
             }
             _ => {}
         }
@@ -232,17 +232,17 @@ impl CudaMsm {
         let (b, k): (Vec<DeviceAffine>, Vec<[u32; 8]>) = bases
             .par_iter()
             .zip(scalars)
-            .filter(|(p, s)| !is_zero(s) && !p.is_zero())
-            .map(|(p, s)| (DeviceAffine::from_ark(p), limbs(s)))
+            .filter(|(p, s)| !s.is_zero() && !p.is_zero())
+            .map(|(p, s)| (DeviceAffine::from_ark(p), s.limbs()))
             .unzip();
         if b.is_empty() {
             return Ok(G1Projective::zero());
         }
         if method == GpuMethod::Bucket {
-            return ctx.bucket_msm(&b, &k, montgomery).map_err(backend);
+            return ctx.bucket_msm(&b, &k, S::MONTGOMERY).map_err(backend);
         }
         let partial = ctx
-            .dbc_msm(&b, &k, montgomery, self.delta)
+            .dbc_msm(&b, &k, S::MONTGOMERY, self.delta)
             .map_err(backend)?;
         let mut sum = G1Projective::zero();
         for p in partial {
@@ -296,8 +296,8 @@ trait GpuScalar: Sync + Sized {
     fn limbs(&self) -> [u32; 8];
     /// A whole slice as those limbs without a copy, where the layout allows.
     fn view(xs: &[Self]) -> Option<&[[u32; 8]]>;
-    /// The scalar as an integer (for its width).
-    fn integer_limbs(&self) -> [u32; 8];
+    /// The scalar's bit length as an integer.
+    fn bits(&self) -> u32;
     /// The same MSM on the CPU.
     fn cpu_msm(cpu: &CpuMsm, bases: &[G1Affine], k: &[Self]) -> Result<G1Projective, MsmError>;
 }
@@ -313,8 +313,8 @@ impl GpuScalar for Fr {
     fn view(xs: &[Self]) -> Option<&[[u32; 8]]> {
         fr_slice_limbs(xs)
     }
-    fn integer_limbs(&self) -> [u32; 8] {
-        scalar_limbs(&self.into_bigint())
+    fn bits(&self) -> u32 {
+        self.into_bigint().num_bits()
     }
     fn cpu_msm(cpu: &CpuMsm, bases: &[G1Affine], k: &[Self]) -> Result<G1Projective, MsmError> {
         MsmProvider::<G1Config>::msm(cpu, bases, k)
@@ -332,8 +332,8 @@ impl GpuScalar for BigInt<4> {
     fn view(xs: &[Self]) -> Option<&[[u32; 8]]> {
         bigint_slice_limbs(xs)
     }
-    fn integer_limbs(&self) -> [u32; 8] {
-        scalar_limbs(self)
+    fn bits(&self) -> u32 {
+        self.num_bits()
     }
     fn cpu_msm(cpu: &CpuMsm, bases: &[G1Affine], k: &[Self]) -> Result<G1Projective, MsmError> {
         MsmProvider::<G1Config>::msm_bigint(cpu, bases, k)
@@ -361,20 +361,15 @@ fn stage_bases(bases: &[G1Affine]) -> (Vec<DeviceAffine>, Vec<u32>) {
 }
 
 /// The scalars' limbs, with those at `zero` indices set to zero: borrowed
-/// from `scalars` when no index is to be zeroed and `view` can reinterpret
-/// them in place, else converted (in parallel) with `limbs`.
-fn stage_scalars<'a, S: Sync>(
-    scalars: &'a [S],
-    zero: &[u32],
-    view: impl Fn(&'a [S]) -> Option<&'a [[u32; 8]]>,
-    limbs: impl Fn(&S) -> [u32; 8] + Sync,
-) -> Cow<'a, [[u32; 8]]> {
+/// from `scalars` when no index is to be zeroed and [`GpuScalar::view`] can
+/// reinterpret them in place, else converted in parallel.
+fn stage_scalars<'a, S: GpuScalar>(scalars: &'a [S], zero: &[u32]) -> Cow<'a, [[u32; 8]]> {
     if zero.iter().all(|&i| i as usize >= scalars.len()) {
-        if let Some(v) = view(scalars) {
+        if let Some(v) = S::view(scalars) {
             return Cow::Borrowed(v);
         }
     }
-    let mut k: Vec<[u32; 8]> = scalars.par_iter().map(&limbs).collect();
+    let mut k: Vec<[u32; 8]> = scalars.par_iter().map(S::limbs).collect();
     for &i in zero {
         if let Some(x) = k.get_mut(i as usize) {
             *x = [0; 8];
@@ -419,11 +414,4 @@ impl Drop for DeviceBases {
             self.ctx.free_bases(b);
         }
     }
-}
-
-/// The bit length of an integer given as 8 little-endian limbs.
-fn limbs_bits(k: &[u32; 8]) -> u32 {
-    k.iter()
-        .rposition(|&w| w != 0)
-        .map_or(0, |i| 32 * i as u32 + 32 - k[i].leading_zeros())
 }

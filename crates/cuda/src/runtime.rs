@@ -9,7 +9,7 @@ use crate::error::CudaError;
 use crate::layout::{fr_from_limbs, fr_limbs, fr_slice_limbs, fr_slice_limbs_mut};
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
 use crate::ntt::{NttJob, QuotientJob};
-use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, BYTES_PER_TERM};
+use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, Round, BYTES_PER_TERM};
 use crate::tables::DbcTables;
 use ark_bn254::{Fr, G1Projective};
 use ark_ff::{One, Zero};
@@ -613,9 +613,25 @@ fn run_chunk(
             n, delta, g.tables.as_device_ptr()))?;
     }
     laps.lap("chains and terms")?;
+    cur = reduce_rounds(g, cur, ReductionRounds::new(n))?;
+    laps.lap("tree reduction")?;
+    let mut out = [DeviceJacobian::default()];
+    cur.index(0..1).copy_to(&mut out[..])?;
+    Ok(out[0])
+}
+
+/// `zk_reduce_pairs` over `points`, one launch per round (`out[i] =
+/// in[2i] + in[2i + 1]`); the last round's output, once the stream is done.
+fn reduce_rounds(
+    g: &Inner,
+    points: DeviceBuffer<DeviceJacobian>,
+    rounds: impl Iterator<Item = Round>,
+) -> Result<DeviceBuffer<DeviceJacobian>, CudaError> {
+    let (module, stream) = (&g.module, &g.stream);
+    let mut cur = points;
     // Every round's buffers stay alive until the stream has finished.
     let mut done = Vec::new();
-    for round in ReductionRounds::new(n) {
+    for round in rounds {
         let next = alloc_output::<DeviceJacobian>(round.outputs as usize)?;
         let p = LaunchPlan::for_threads(round.outputs);
         // SAFETY: `cur` holds round.inputs points, `next` round.outputs; disjoint.
@@ -626,11 +642,8 @@ fn run_chunk(
         done.push(std::mem::replace(&mut cur, next));
     }
     stream.synchronize()?;
-    laps.lap("tree reduction")?;
     drop(done);
-    let mut out = [DeviceJacobian::default()];
-    cur.index(0..1).copy_to(&mut out[..])?;
-    Ok(out[0])
+    Ok(cur)
 }
 
 /// A device copy of `data`; running out of memory reports how much was
@@ -791,20 +804,7 @@ fn bucket_pipeline(
     }
     laps.lap("window reduce")?;
     // 6. each window's slices summed pairwise (slices is a power of two)
-    let mut cur = d_parts;
-    let mut done = Vec::new();
-    for round in p.slice_rounds() {
-        let next = alloc_output::<DeviceJacobian>(round.outputs as usize)?;
-        let rp = LaunchPlan::for_threads(round.outputs);
-        // SAFETY: `cur` holds round.inputs points, `next` round.outputs; disjoint.
-        unsafe {
-            launch!(module.zk_reduce_pairs<<<rp.grid, rp.block, 0, stream>>>(
-                cur.as_device_ptr(), next.as_device_ptr(), round.inputs))?;
-        }
-        done.push(std::mem::replace(&mut cur, next));
-    }
-    stream.synchronize()?;
-    drop(done);
+    let cur = reduce_rounds(g, d_parts, p.slice_rounds())?;
     laps.lap("slice sums")?;
     let mut parts = vec![DeviceJacobian::default(); p.windows as usize];
     cur.index(0..p.windows as usize).copy_to(&mut parts[..])?;
