@@ -17,3 +17,8 @@ pub use zkaccel_groth16 as groth16;
 /// The CUDA backend: kernels, their host emulation, `CudaMsm` (zkaccel-cuda;
 /// drives a GPU with the feature `cuda`).
 pub use zkaccel_cuda as cuda;
+
+/// BN254 and BLS12-381 group and pairing types for arkworks' traits with
+/// zkaccel's MSM and scalar multiplication ([`zkaccel_curves`]): swap
+/// `ark_bn254::Bn254` for `zkaccel::curves::bn254::Bn254`.
+pub use zkaccel_curves as curves;
