@@ -28,11 +28,12 @@ mod flags;
 mod inputs;
 mod msm_cmd;
 mod ntt_cmd;
+mod pcs_cmd;
 mod timing;
 
 use flags::Flags;
 
-const USAGE: &str = "usage: compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|adx|portable|generic] [--backend cpu|cuda] [--rounds R] [--json] | compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--backend cpu|cuda] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+const USAGE: &str = "usage: compare pcs --scheme hyrax|mlkzg|kzg10 --num-vars N [--rounds R] [--json] | compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|adx|portable|generic] [--backend cpu|cuda] [--rounds R] [--json] | compare msm --curve C --log-n N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--backend cpu|cuda] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
 struct Args {
     curve: String,
@@ -168,8 +169,9 @@ fn main() -> ExitCode {
         Some((w, rest)) if w == "scalar-mul" => scalar_mul_main(rest),
         Some((w, rest)) if w == "msm" => msm_cmd::main(rest),
         Some((w, rest)) if w == "ntt" => ntt_cmd::main(rest),
+        Some((w, rest)) if w == "pcs" => pcs_cmd::main(rest),
         Some((w, _)) => Err(format!(
-            "unknown workload {w:?} (scalar-mul, msm, ntt); {USAGE}"
+            "unknown workload {w:?} (scalar-mul, msm, ntt, pcs); {USAGE}"
         )),
         None => Err(USAGE.to_string()),
     };
