@@ -70,3 +70,14 @@ pub use stub::CudaContext;
 
 /// Whether this build can drive a GPU (the feature `cuda`).
 pub const COMPILED_WITH_CUDA: bool = cfg!(feature = "cuda");
+
+/// The process's GPU (device 0) with zkaccel's kernels loaded, opened on
+/// the first call and shared by every later caller (zkaccel-groth16's
+/// backends, zkaccel-curves' types), or why there is none (a build without
+/// the feature `cuda` says so).
+pub fn shared_context() -> Result<std::sync::Arc<CudaContext>, CudaError> {
+    use std::sync::{Arc, OnceLock};
+    static GPU: OnceLock<Result<Arc<CudaContext>, CudaError>> = OnceLock::new();
+    GPU.get_or_init(|| CudaContext::new(0).map(Arc::new))
+        .clone()
+}

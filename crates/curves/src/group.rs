@@ -7,7 +7,8 @@
 //! serialization byte for byte, subgroup checks, randomness), except:
 //!
 //! - `VariableBaseMSM::{msm, msm_unchecked, msm_bigint, msm_u1 .. msm_u64}`
-//!   run [`zkaccel_cpu::msm_bigint_with`] with `Auto` (arkworks' own
+//!   run on the GPU for BN254 G1 where the [`crate::backend`] chooses it,
+//!   else [`zkaccel_cpu::msm_bigint_with`] with `Auto` (arkworks' own
 //!   `msm_bigint` is a trait default that no curve configuration can
 //!   override, which is why these types exist);
 //! - `Projective * Fr`, `Affine * Fr`, `mul_bigint` and `MulAssign` run
@@ -39,46 +40,86 @@ use zkaccel_cpu::{CurveMul, MsmAlgorithm, ScalarMulMethod};
 /// with zkaccel's scalar multiplication. Dereferences to the arkworks
 /// point (fields `x`, `y` and its inherent methods).
 #[repr(transparent)]
-pub struct Affine<P: CurveMul>(pub sw::Affine<P>);
+pub struct Affine<P: Route>(pub sw::Affine<P>);
 
 /// A point in Jacobian coordinates: `ark_ec::short_weierstrass::Projective<P>`
 /// with zkaccel's MSM and scalar multiplication. Dereferences to the
 /// arkworks point.
 #[repr(transparent)]
-pub struct Projective<P: CurveMul>(pub sw::Projective<P>);
+pub struct Projective<P: Route>(pub sw::Projective<P>);
 
 /// `bases` as arkworks' points, without copying.
-pub fn inner_slice<P: CurveMul>(bases: &[Affine<P>]) -> &[sw::Affine<P>] {
+pub fn inner_slice<P: Route>(bases: &[Affine<P>]) -> &[sw::Affine<P>] {
     // SAFETY: `Affine<P>` is `#[repr(transparent)]` over `sw::Affine<P>`, so
     // the two slices have the same layout, length and lifetime.
     unsafe { core::slice::from_raw_parts(bases.as_ptr().cast(), bases.len()) }
 }
 
 /// arkworks' points as zkaccel's, without copying.
-pub fn outer_slice<P: CurveMul>(bases: &[sw::Affine<P>]) -> &[Affine<P>] {
+pub fn outer_slice<P: Route>(bases: &[sw::Affine<P>]) -> &[Affine<P>] {
     // SAFETY: as in `inner_slice`, the other way round.
     unsafe { core::slice::from_raw_parts(bases.as_ptr().cast(), bases.len()) }
 }
 
+/// A curve configuration zkaccel's types accept: zkaccel-cpu's
+/// [`CurveMul`], plus the GPU's MSM where zkaccel-cuda has kernels for the
+/// curve (BN254 G1) and the [`crate::backend`] asks for it.
+pub trait Route: CurveMul {
+    /// `sum k_i P_i` over field scalars on the GPU, or `None` for the CPU
+    /// (also when the GPU fails: the CPU then gives the result).
+    fn gpu_msm(
+        _bases: &[sw::Affine<Self>],
+        _scalars: &[Self::ScalarField],
+    ) -> Option<sw::Projective<Self>> {
+        None
+    }
+    /// `sum k_i P_i` over integer scalars on the GPU, or `None` for the CPU.
+    fn gpu_msm_bigint(
+        _bases: &[sw::Affine<Self>],
+        _scalars: &[<Self::ScalarField as PrimeField>::BigInt],
+    ) -> Option<sw::Projective<Self>> {
+        None
+    }
+}
+
+impl Route for ark_bn254::g1::Config {
+    fn gpu_msm(
+        bases: &[ark_bn254::G1Affine],
+        scalars: &[ark_bn254::Fr],
+    ) -> Option<ark_bn254::G1Projective> {
+        let gpu = crate::backend::gpu_g1()?;
+        zkaccel_cpu::MsmProvider::msm(gpu, bases, scalars).ok()
+    }
+    fn gpu_msm_bigint(
+        bases: &[ark_bn254::G1Affine],
+        scalars: &[ark_ff::BigInt<4>],
+    ) -> Option<ark_bn254::G1Projective> {
+        let gpu = crate::backend::gpu_g1()?;
+        zkaccel_cpu::MsmProvider::msm_bigint(gpu, bases, scalars).ok()
+    }
+}
+impl Route for ark_bn254::g2::Config {}
+impl Route for ark_bls12_381::g1::Config {}
+impl Route for ark_bls12_381::g2::Config {}
+
 /// `sum k_i P_i` over the first `min(len)` terms (arkworks' rule for
-/// `msm_bigint`), on zkaccel's `Auto`; arkworks' own bucket method where
-/// zkaccel refuses (the memory budget).
-fn route_msm<P: CurveMul>(
+/// `msm_bigint`): on the GPU where [`Route`] takes it, else zkaccel-cpu's
+/// `Auto`, else (beyond the memory budget) arkworks' own bucket method.
+fn route_msm<P: Route>(
     bases: &[Affine<P>],
     scalars: &[<P::ScalarField as PrimeField>::BigInt],
 ) -> Projective<P> {
     let n = bases.len().min(scalars.len());
     let (bases, scalars) = (inner_slice(&bases[..n]), &scalars[..n]);
-    let out = zkaccel_cpu::msm_bigint_with(bases, scalars, MsmAlgorithm::Auto)
-        .unwrap_or_else(|_| <sw::Projective<P> as VariableBaseMSM>::msm_bigint(bases, scalars));
+    let out = P::gpu_msm_bigint(bases, scalars).unwrap_or_else(|| {
+        zkaccel_cpu::msm_bigint_with(bases, scalars, MsmAlgorithm::Auto)
+            .unwrap_or_else(|_| <sw::Projective<P> as VariableBaseMSM>::msm_bigint(bases, scalars))
+    });
     Projective(out)
 }
 
 /// [`route_msm`] for small unsigned scalars.
-fn route_small<P: CurveMul, T: Copy + Into<u64>>(
-    bases: &[Affine<P>],
-    scalars: &[T],
-) -> Projective<P> {
+fn route_small<P: Route, T: Copy + Into<u64>>(bases: &[Affine<P>], scalars: &[T]) -> Projective<P> {
     let ints: Vec<<P::ScalarField as PrimeField>::BigInt> =
         scalars.iter().map(|&k| k.into().into()).collect();
     route_msm(bases, &ints)
@@ -86,77 +127,77 @@ fn route_small<P: CurveMul, T: Copy + Into<u64>>(
 
 /// `k p` for little-endian limbs `k` on zkaccel's `Auto`; arkworks'
 /// multiplication where zkaccel refuses (over 1024 bits).
-fn route_mul<P: CurveMul>(p: &sw::Projective<P>, k: &[u64]) -> sw::Projective<P> {
+fn route_mul<P: Route>(p: &sw::Projective<P>, k: &[u64]) -> sw::Projective<P> {
     zkaccel_cpu::mul(p, k, ScalarMulMethod::Auto).unwrap_or_else(|_| P::mul_projective(p, k))
 }
 
 /// The trait impls that do not depend on which of the two types it is.
 macro_rules! common {
     ($t:ident, $inner:ident) => {
-        impl<P: CurveMul> Clone for $t<P> {
+        impl<P: Route> Clone for $t<P> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<P: CurveMul> Copy for $t<P> {}
-        impl<P: CurveMul> PartialEq for $t<P> {
+        impl<P: Route> Copy for $t<P> {}
+        impl<P: Route> PartialEq for $t<P> {
             fn eq(&self, other: &Self) -> bool {
                 self.0 == other.0
             }
         }
-        impl<P: CurveMul> Eq for $t<P> {}
-        impl<P: CurveMul> Hash for $t<P> {
+        impl<P: Route> Eq for $t<P> {}
+        impl<P: Route> Hash for $t<P> {
             fn hash<H: Hasher>(&self, state: &mut H) {
                 self.0.hash(state)
             }
         }
-        impl<P: CurveMul> fmt::Debug for $t<P> {
+        impl<P: Route> fmt::Debug for $t<P> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 fmt::Debug::fmt(&self.0, f)
             }
         }
-        impl<P: CurveMul> fmt::Display for $t<P> {
+        impl<P: Route> fmt::Display for $t<P> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 fmt::Display::fmt(&self.0, f)
             }
         }
-        impl<P: CurveMul> Default for $t<P> {
+        impl<P: Route> Default for $t<P> {
             fn default() -> Self {
                 $t(Default::default())
             }
         }
-        impl<P: CurveMul> Zeroize for $t<P> {
+        impl<P: Route> Zeroize for $t<P> {
             fn zeroize(&mut self) {
                 self.0.zeroize()
             }
         }
-        impl<P: CurveMul> Deref for $t<P> {
+        impl<P: Route> Deref for $t<P> {
             type Target = sw::$inner<P>;
             fn deref(&self) -> &Self::Target {
                 &self.0
             }
         }
-        impl<P: CurveMul> DerefMut for $t<P> {
+        impl<P: Route> DerefMut for $t<P> {
             fn deref_mut(&mut self) -> &mut Self::Target {
                 &mut self.0
             }
         }
-        impl<P: CurveMul> From<sw::$inner<P>> for $t<P> {
+        impl<P: Route> From<sw::$inner<P>> for $t<P> {
             fn from(p: sw::$inner<P>) -> Self {
                 $t(p)
             }
         }
-        impl<P: CurveMul> From<$t<P>> for sw::$inner<P> {
+        impl<P: Route> From<$t<P>> for sw::$inner<P> {
             fn from(p: $t<P>) -> Self {
                 p.0
             }
         }
-        impl<P: CurveMul> Distribution<$t<P>> for Standard {
+        impl<P: Route> Distribution<$t<P>> for Standard {
             fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> $t<P> {
                 $t(Standard.sample(rng))
             }
         }
-        impl<P: CurveMul> CanonicalSerialize for $t<P> {
+        impl<P: Route> CanonicalSerialize for $t<P> {
             fn serialize_with_mode<W: Write>(
                 &self,
                 writer: W,
@@ -168,7 +209,7 @@ macro_rules! common {
                 self.0.serialized_size(compress)
             }
         }
-        impl<P: CurveMul> Valid for $t<P> {
+        impl<P: Route> Valid for $t<P> {
             fn check(&self) -> Result<(), SerializationError> {
                 self.0.check()
             }
@@ -181,7 +222,7 @@ macro_rules! common {
                 sw::$inner::<P>::batch_check(batch.map(|p| &p.0))
             }
         }
-        impl<P: CurveMul> CanonicalDeserialize for $t<P> {
+        impl<P: Route> CanonicalDeserialize for $t<P> {
             fn deserialize_with_mode<R: Read>(
                 reader: R,
                 compress: Compress,
@@ -190,7 +231,7 @@ macro_rules! common {
                 sw::$inner::<P>::deserialize_with_mode(reader, compress, validate).map($t)
             }
         }
-        impl<P: CurveMul, T: Borrow<P::ScalarField>> Mul<T> for $t<P> {
+        impl<P: Route, T: Borrow<P::ScalarField>> Mul<T> for $t<P> {
             type Output = Projective<P>;
             fn mul(self, k: T) -> Projective<P> {
                 let p: sw::Projective<P> = self.0.into();
@@ -203,7 +244,7 @@ macro_rules! common {
 common!(Affine, Affine);
 common!(Projective, Projective);
 
-impl<P: CurveMul> Affine<P> {
+impl<P: Route> Affine<P> {
     /// The point `(x, y)`, checked to be on the curve and in the prime-order
     /// subgroup (panics otherwise, like arkworks' `Affine::new`).
     pub fn new(x: P::BaseField, y: P::BaseField) -> Self {
@@ -221,7 +262,7 @@ impl<P: CurveMul> Affine<P> {
     }
 }
 
-impl<P: CurveMul> Projective<P> {
+impl<P: Route> Projective<P> {
     /// The Jacobian point `(x, y, z)`, checked to be on the curve (panics
     /// otherwise, like arkworks' `Projective::new`).
     pub fn new(x: P::BaseField, y: P::BaseField, z: P::BaseField) -> Self {
@@ -234,105 +275,105 @@ impl<P: CurveMul> Projective<P> {
     }
 }
 
-impl<P: CurveMul> Borrow<sw::Affine<P>> for Affine<P> {
+impl<P: Route> Borrow<sw::Affine<P>> for Affine<P> {
     fn borrow(&self) -> &sw::Affine<P> {
         &self.0
     }
 }
 
-impl<P: CurveMul> PartialEq<Projective<P>> for Affine<P> {
+impl<P: Route> PartialEq<Projective<P>> for Affine<P> {
     fn eq(&self, other: &Projective<P>) -> bool {
         self.0 == other.0
     }
 }
 
-impl<P: CurveMul> PartialEq<Affine<P>> for Projective<P> {
+impl<P: Route> PartialEq<Affine<P>> for Projective<P> {
     fn eq(&self, other: &Affine<P>) -> bool {
         self.0 == other.0
     }
 }
 
-impl<P: CurveMul> From<Projective<P>> for Affine<P> {
+impl<P: Route> From<Projective<P>> for Affine<P> {
     fn from(p: Projective<P>) -> Self {
         Affine(p.0.into())
     }
 }
 
-impl<P: CurveMul> From<Affine<P>> for Projective<P> {
+impl<P: Route> From<Affine<P>> for Projective<P> {
     fn from(p: Affine<P>) -> Self {
         Projective(p.0.into())
     }
 }
 
-impl<P: CurveMul> Neg for Affine<P> {
+impl<P: Route> Neg for Affine<P> {
     type Output = Self;
     fn neg(self) -> Self {
         Affine(-self.0)
     }
 }
 
-impl<P: CurveMul> Neg for Projective<P> {
+impl<P: Route> Neg for Projective<P> {
     type Output = Self;
     fn neg(self) -> Self {
         Projective(-self.0)
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> Add<T> for Affine<P> {
+impl<P: Route, T: Borrow<Affine<P>>> Add<T> for Affine<P> {
     type Output = Projective<P>;
     fn add(self, other: T) -> Projective<P> {
         Projective(self.0 + other.borrow().0)
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> Sub<T> for Affine<P> {
+impl<P: Route, T: Borrow<Affine<P>>> Sub<T> for Affine<P> {
     type Output = Projective<P>;
     fn sub(self, other: T) -> Projective<P> {
         Projective(self.0 - other.borrow().0)
     }
 }
 
-impl<P: CurveMul> Add<Projective<P>> for Affine<P> {
+impl<P: Route> Add<Projective<P>> for Affine<P> {
     type Output = Projective<P>;
     fn add(self, other: Projective<P>) -> Projective<P> {
         Projective(self.0 + other.0)
     }
 }
 
-impl<'a, P: CurveMul> Add<&'a Projective<P>> for Affine<P> {
+impl<'a, P: Route> Add<&'a Projective<P>> for Affine<P> {
     type Output = Projective<P>;
     fn add(self, other: &'a Projective<P>) -> Projective<P> {
         Projective(self.0 + other.0)
     }
 }
 
-impl<P: CurveMul> Sub<Projective<P>> for Affine<P> {
+impl<P: Route> Sub<Projective<P>> for Affine<P> {
     type Output = Projective<P>;
     fn sub(self, other: Projective<P>) -> Projective<P> {
         Projective(self.0 - other.0)
     }
 }
 
-impl<'a, P: CurveMul> Sub<&'a Projective<P>> for Affine<P> {
+impl<'a, P: Route> Sub<&'a Projective<P>> for Affine<P> {
     type Output = Projective<P>;
     fn sub(self, other: &'a Projective<P>) -> Projective<P> {
         Projective(self.0 - other.0)
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> AddAssign<T> for Projective<P> {
+impl<P: Route, T: Borrow<Affine<P>>> AddAssign<T> for Projective<P> {
     fn add_assign(&mut self, other: T) {
         self.0 += other.borrow().0
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> SubAssign<T> for Projective<P> {
+impl<P: Route, T: Borrow<Affine<P>>> SubAssign<T> for Projective<P> {
     fn sub_assign(&mut self, other: T) {
         self.0 -= other.borrow().0
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> Add<T> for Projective<P> {
+impl<P: Route, T: Borrow<Affine<P>>> Add<T> for Projective<P> {
     type Output = Self;
     fn add(mut self, other: T) -> Self {
         self += other;
@@ -340,7 +381,7 @@ impl<P: CurveMul, T: Borrow<Affine<P>>> Add<T> for Projective<P> {
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> Sub<T> for Projective<P> {
+impl<P: Route, T: Borrow<Affine<P>>> Sub<T> for Projective<P> {
     type Output = Self;
     fn sub(mut self, other: T) -> Self {
         self -= other;
@@ -352,24 +393,24 @@ impl<P: CurveMul, T: Borrow<Affine<P>>> Sub<T> for Projective<P> {
 /// sides, as `AdditiveGroup` asks.
 macro_rules! group_ops {
     ($($rhs:ty),*) => {$(
-        impl<'a, P: CurveMul> Add<$rhs> for Projective<P> {
+        impl<'a, P: Route> Add<$rhs> for Projective<P> {
             type Output = Self;
             fn add(self, other: $rhs) -> Self {
                 Projective(self.0 + &other.0)
             }
         }
-        impl<'a, P: CurveMul> Sub<$rhs> for Projective<P> {
+        impl<'a, P: Route> Sub<$rhs> for Projective<P> {
             type Output = Self;
             fn sub(self, other: $rhs) -> Self {
                 Projective(self.0 - &other.0)
             }
         }
-        impl<'a, P: CurveMul> AddAssign<$rhs> for Projective<P> {
+        impl<'a, P: Route> AddAssign<$rhs> for Projective<P> {
             fn add_assign(&mut self, other: $rhs) {
                 self.0 += &other.0
             }
         }
-        impl<'a, P: CurveMul> SubAssign<$rhs> for Projective<P> {
+        impl<'a, P: Route> SubAssign<$rhs> for Projective<P> {
             fn sub_assign(&mut self, other: $rhs) {
                 self.0 -= &other.0
             }
@@ -379,31 +420,31 @@ macro_rules! group_ops {
 
 group_ops!(Projective<P>, &'a Projective<P>, &'a mut Projective<P>);
 
-impl<P: CurveMul, T: Borrow<P::ScalarField>> MulAssign<T> for Projective<P> {
+impl<P: Route, T: Borrow<P::ScalarField>> MulAssign<T> for Projective<P> {
     fn mul_assign(&mut self, k: T) {
         self.0 = route_mul(&self.0, k.borrow().into_bigint().as_ref());
     }
 }
 
-impl<P: CurveMul> core::iter::Sum<Self> for Projective<P> {
+impl<P: Route> core::iter::Sum<Self> for Projective<P> {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
         Projective(iter.map(|p| p.0).sum())
     }
 }
 
-impl<'a, P: CurveMul> core::iter::Sum<&'a Self> for Projective<P> {
+impl<'a, P: Route> core::iter::Sum<&'a Self> for Projective<P> {
     fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
         Projective(iter.map(|p| p.0).sum())
     }
 }
 
-impl<P: CurveMul, T: Borrow<Affine<P>>> core::iter::Sum<T> for Projective<P> {
+impl<P: Route, T: Borrow<Affine<P>>> core::iter::Sum<T> for Projective<P> {
     fn sum<I: Iterator<Item = T>>(iter: I) -> Self {
         Projective(iter.map(|p| p.borrow().0).sum())
     }
 }
 
-impl<P: CurveMul> Zero for Projective<P> {
+impl<P: Route> Zero for Projective<P> {
     fn zero() -> Self {
         Projective(sw::Projective::zero())
     }
@@ -412,7 +453,7 @@ impl<P: CurveMul> Zero for Projective<P> {
     }
 }
 
-impl<P: CurveMul> AdditiveGroup for Projective<P> {
+impl<P: Route> AdditiveGroup for Projective<P> {
     type Scalar = P::ScalarField;
     const ZERO: Self = Projective(sw::Projective::<P>::ZERO);
 
@@ -422,7 +463,7 @@ impl<P: CurveMul> AdditiveGroup for Projective<P> {
     }
 }
 
-impl<P: CurveMul> PrimeGroup for Projective<P> {
+impl<P: Route> PrimeGroup for Projective<P> {
     type ScalarField = P::ScalarField;
 
     fn generator() -> Self {
@@ -434,7 +475,7 @@ impl<P: CurveMul> PrimeGroup for Projective<P> {
     }
 }
 
-impl<P: CurveMul> CurveGroup for Projective<P> {
+impl<P: Route> CurveGroup for Projective<P> {
     type Config = P;
     type BaseField = P::BaseField;
     type Affine = Affine<P>;
@@ -449,7 +490,7 @@ impl<P: CurveMul> CurveGroup for Projective<P> {
     }
 }
 
-impl<P: CurveMul> AffineRepr for Affine<P> {
+impl<P: Route> AffineRepr for Affine<P> {
     type Config = P;
     type ScalarField = P::ScalarField;
     type BaseField = P::BaseField;
@@ -491,7 +532,7 @@ impl<P: CurveMul> AffineRepr for Affine<P> {
     }
 }
 
-impl<P: CurveMul> ScalarMul for Projective<P> {
+impl<P: Route> ScalarMul for Projective<P> {
     type MulBase = Affine<P>;
     const NEGATION_IS_CHEAP: bool = true;
 
@@ -502,45 +543,47 @@ impl<P: CurveMul> ScalarMul for Projective<P> {
 
 /// arkworks' XYZZ bucket, fed with zkaccel's points (arkworks' own
 /// algorithms, `ChunkedPippenger` and `HashMapPippenger`, use it).
-impl<P: CurveMul> From<Affine<P>> for sw::Bucket<P> {
+impl<P: Route> From<Affine<P>> for sw::Bucket<P> {
     fn from(p: Affine<P>) -> Self {
         sw::Bucket::from(p.0)
     }
 }
 
-impl<'a, P: CurveMul> AddAssign<&'a Affine<P>> for sw::Bucket<P> {
+impl<'a, P: Route> AddAssign<&'a Affine<P>> for sw::Bucket<P> {
     fn add_assign(&mut self, p: &'a Affine<P>) {
         *self += &p.0
     }
 }
 
-impl<'a, P: CurveMul> SubAssign<&'a Affine<P>> for sw::Bucket<P> {
+impl<'a, P: Route> SubAssign<&'a Affine<P>> for sw::Bucket<P> {
     fn sub_assign(&mut self, p: &'a Affine<P>) {
         *self -= &p.0
     }
 }
 
-impl<P: CurveMul> From<sw::Bucket<P>> for Projective<P> {
+impl<P: Route> From<sw::Bucket<P>> for Projective<P> {
     fn from(b: sw::Bucket<P>) -> Self {
         Projective(b.into())
     }
 }
 
-impl<'a, P: CurveMul> AddAssign<&'a sw::Bucket<P>> for Projective<P> {
+impl<'a, P: Route> AddAssign<&'a sw::Bucket<P>> for Projective<P> {
     fn add_assign(&mut self, b: &'a sw::Bucket<P>) {
         self.0 += b
     }
 }
 
-impl<P: CurveMul> VariableBaseMSM for Projective<P> {
+impl<P: Route> VariableBaseMSM for Projective<P> {
     type Bucket = sw::Bucket<P>;
     const ZERO_BUCKET: Self::Bucket = sw::Bucket::<P>::ZERO;
 
     fn msm_unchecked(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Self {
         let n = bases.len().min(scalars.len());
         let (bases, scalars) = (inner_slice(&bases[..n]), &scalars[..n]);
-        let out = zkaccel_cpu::msm_with(bases, scalars, MsmAlgorithm::Auto).unwrap_or_else(|_| {
-            <sw::Projective<P> as VariableBaseMSM>::msm_unchecked(bases, scalars)
+        let out = P::gpu_msm(bases, scalars).unwrap_or_else(|| {
+            zkaccel_cpu::msm_with(bases, scalars, MsmAlgorithm::Auto).unwrap_or_else(|_| {
+                <sw::Projective<P> as VariableBaseMSM>::msm_unchecked(bases, scalars)
+            })
         });
         Projective(out)
     }

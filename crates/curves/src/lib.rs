@@ -38,9 +38,11 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+pub mod backend;
 pub mod bls12_381;
 pub mod bn254;
 mod group;
 mod pairing;
 
-pub use group::{inner_slice, outer_slice, Affine, Projective};
+pub use backend::{set_backend, Backend};
+pub use group::{inner_slice, outer_slice, Affine, Projective, Route};

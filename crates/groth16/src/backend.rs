@@ -53,14 +53,7 @@ pub(crate) enum Resolved {
 /// The process's GPU, opened once: device 0, or why there is none.
 #[cfg(feature = "cuda")]
 fn gpu() -> Result<std::sync::Arc<zkaccel_cuda::CudaContext>, String> {
-    use std::sync::{Arc, OnceLock};
-    static GPU: OnceLock<Result<Arc<zkaccel_cuda::CudaContext>, String>> = OnceLock::new();
-    GPU.get_or_init(|| {
-        zkaccel_cuda::CudaContext::new(0)
-            .map(Arc::new)
-            .map_err(|e| e.to_string())
-    })
-    .clone()
+    zkaccel_cuda::shared_context().map_err(|e| e.to_string())
 }
 
 #[cfg(not(feature = "cuda"))]
