@@ -32,8 +32,9 @@ fi
 # shellcheck disable=SC1091
 source .cuda/env.sh
 
-echo "== clippy, zkaccel-cuda --features cuda"
+echo "== clippy, zkaccel-cuda and zkaccel-curves --features cuda"
 cargo clippy -p zkaccel-cuda --features cuda --all-targets -- -D warnings
+cargo clippy -p zkaccel-curves --features cuda --all-targets -- -D warnings
 
 echo "== build (tests), zkaccel-cuda --features cuda"
 cargo test -p zkaccel-cuda --features cuda --no-run
@@ -78,6 +79,9 @@ fi
 echo "== tests, zkaccel-cuda and zkaccel-groth16 --features cuda"
 cargo test -p zkaccel-cuda --features cuda
 cargo test -p zkaccel-groth16 --features cuda --test groth16 cuda_backend
+# zkaccel-curves' backend choice: without a GPU set_backend(Cuda) is refused
+# with the reason and the test says the GPU part was skipped.
+cargo test -p zkaccel-curves --features cuda --test backend -- --nocapture
 
 echo "== the prove example with --features cuda --backend auto (no GPU: falls back and says so)"
 out=$(cargo run --profile test --features cuda --example prove -- \
