@@ -7,8 +7,6 @@
 //! interleaved medians and checks the outputs byte for byte.
 
 use ark_bn254::Fr;
-use ark_crypto_primitives::sponge::poseidon::{PoseidonConfig, PoseidonSponge};
-use ark_crypto_primitives::sponge::CryptographicSponge;
 use ark_ec::pairing::Pairing;
 use ark_ec::AffineRepr;
 use ark_ff::UniformRand;
@@ -16,12 +14,15 @@ use ark_poly::{DenseMultilinearExtension, MultilinearExtension};
 use ark_poly_commit::hyrax::{HyraxCommitterKey, HyraxPC};
 use ark_poly_commit::multilinear_pc::{data_structures::CommitterKey, MultilinearPC};
 use ark_poly_commit::{LabeledPolynomial, PolynomialCommitment};
-use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use zkaccel::curves::bn254;
+
+#[path = "support/pcs.rs"]
+mod pcs_support;
+use pcs_support::{convert, sponge};
 
 type Poly = DenseMultilinearExtension<Fr>;
 
@@ -31,27 +32,6 @@ fn vars() -> Vec<usize> {
         .split(',')
         .filter_map(|v| v.trim().parse().ok())
         .collect()
-}
-
-/// The same key as zkaccel's type (identical encodings).
-fn convert<A: CanonicalSerialize, B: CanonicalDeserialize>(a: &A) -> B {
-    let mut v = Vec::new();
-    a.serialize_uncompressed(&mut v).unwrap();
-    B::deserialize_uncompressed_unchecked(&v[..]).unwrap()
-}
-
-fn sponge() -> PoseidonSponge<Fr> {
-    let mut r = ChaCha20Rng::seed_from_u64(99);
-    let ark = (0..39)
-        .map(|_| (0..3).map(|_| Fr::rand(&mut r)).collect())
-        .collect();
-    let (one, zero) = (Fr::from(1u64), Fr::from(0u64));
-    let mds = vec![
-        vec![one, zero, one],
-        vec![one, one, zero],
-        vec![zero, one, one],
-    ];
-    PoseidonSponge::new(&PoseidonConfig::new(8, 31, 17, mds, ark, 2, 1))
 }
 
 fn hyrax<G: AffineRepr<ScalarField = Fr>>(
@@ -112,14 +92,14 @@ fn bench_pcs(c: &mut Criterion) {
             let ck = HyraxPC::<ark_bn254::G1Affine, Poly>::trim(&pp, 1, 1, None)
                 .unwrap()
                 .0;
-            let ck_z: HyraxCommitterKey<bn254::G1Affine> = convert(&ck);
+            let ck_z: HyraxCommitterKey<bn254::G1Affine> = convert(&ck).unwrap();
             let labeled = LabeledPolynomial::new("p".into(), poly.clone(), None, None);
             hyrax(c, "ark_bn254", nv, &ck, &labeled, &point);
             hyrax(c, "zkaccel-curves", nv, &ck_z, &labeled, &point);
         }
         let params = MultilinearPC::<ark_bn254::Bn254>::setup(nv, &mut rng);
         let ck = MultilinearPC::<ark_bn254::Bn254>::trim(&params, nv).0;
-        let ck_z: CommitterKey<bn254::Bn254> = convert(&ck);
+        let ck_z: CommitterKey<bn254::Bn254> = convert(&ck).unwrap();
         mlkzg(c, "ark_bn254", &ck, &poly, &point);
         mlkzg(c, "zkaccel-curves", &ck_z, &poly, &point);
     }

@@ -29,6 +29,8 @@ mod inputs;
 mod msm_cmd;
 mod ntt_cmd;
 mod pcs_cmd;
+#[path = "../../benches/support/pcs.rs"]
+mod pcs_support;
 mod timing;
 
 use flags::Flags;

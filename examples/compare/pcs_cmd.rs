@@ -10,8 +10,6 @@
 //! identical).
 
 use ark_bn254::Fr;
-use ark_crypto_primitives::sponge::poseidon::{PoseidonConfig, PoseidonSponge};
-use ark_crypto_primitives::sponge::CryptographicSponge;
 use ark_ec::pairing::Pairing;
 use ark_ff::UniformRand;
 use ark_poly::{DenseMultilinearExtension, DenseUVPolynomial, MultilinearExtension};
@@ -19,7 +17,7 @@ use ark_poly_commit::hyrax::{HyraxCommitterKey, HyraxPC};
 use ark_poly_commit::kzg10::{Powers, UniversalParams as KzgParams, KZG10};
 use ark_poly_commit::multilinear_pc::{data_structures::CommitterKey, MultilinearPC};
 use ark_poly_commit::{LabeledPolynomial, PolynomialCommitment};
-use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use ark_serialize::CanonicalSerialize;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use std::borrow::Cow;
@@ -48,15 +46,6 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         return Err("hyrax needs an even --num-vars (ark-poly-commit's Hyrax)".into());
     }
     Ok(a)
-}
-
-/// The same value as another type with the same encoding (arkworks' and
-/// zkaccel's keys).
-fn convert<A: CanonicalSerialize, B: CanonicalDeserialize>(a: &A) -> Result<B, String> {
-    let mut v = Vec::new();
-    a.serialize_uncompressed(&mut v)
-        .map_err(|e| e.to_string())?;
-    B::deserialize_uncompressed_unchecked(&v[..]).map_err(|e| e.to_string())
 }
 
 fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
@@ -89,9 +78,16 @@ fn hyrax_steps<'a, G: ark_ec::AffineRepr<ScalarField = Fr>>(
     let point = point.to_vec();
     let open = move || {
         let mut r = ChaCha20Rng::seed_from_u64(8);
-        let pf =
-            HyraxPC::<G, Poly>::open(ck, [poly], &com, &point, &mut sponge(), &st, Some(&mut r))
-                .expect("open");
+        let pf = HyraxPC::<G, Poly>::open(
+            ck,
+            [poly],
+            &com,
+            &point,
+            &mut crate::pcs_support::sponge(),
+            &st,
+            Some(&mut r),
+        )
+        .expect("open");
         bytes(&pf)
     };
     (Box::new(commit), Box::new(open))
@@ -138,22 +134,6 @@ fn kzg_powers<E: Pairing>(pp: &KzgParams<E>, d: usize) -> Powers<'static, E> {
     }
 }
 
-/// A Poseidon sponge for Hyrax's Fiat-Shamir (fixed parameters of no
-/// security value: both sides only need the same transcript).
-fn sponge() -> PoseidonSponge<Fr> {
-    let mut r = ChaCha20Rng::seed_from_u64(99);
-    let ark = (0..39)
-        .map(|_| (0..3).map(|_| Fr::rand(&mut r)).collect())
-        .collect();
-    let (one, zero) = (Fr::from(1u64), Fr::from(0u64));
-    let mds = vec![
-        vec![one, zero, one],
-        vec![one, one, zero],
-        vec![zero, one, one],
-    ];
-    PoseidonSponge::new(&PoseidonConfig::new(8, 31, 17, mds, ark, 2, 1))
-}
-
 /// Entry point for `compare pcs ...`.
 pub fn main(rest: &[String]) -> Result<String, String> {
     let a = parse(rest)?;
@@ -173,14 +153,14 @@ pub fn main(rest: &[String]) -> Result<String, String> {
             hy_a = HyraxPC::<ark_bn254::G1Affine, Poly>::trim(&pp, 1, 1, None)
                 .map_err(|e| format!("{e:?}"))?
                 .0;
-            hy_z = convert::<_, HyraxCommitterKey<bn254::G1Affine>>(&hy_a)?;
+            hy_z = crate::pcs_support::convert::<_, HyraxCommitterKey<bn254::G1Affine>>(&hy_a)?;
             theirs = hyrax_steps(&hy_a, &labeled, &point);
             ours = hyrax_steps(&hy_z, &labeled, &point);
         }
         "mlkzg" => {
             let params = MultilinearPC::<ark_bn254::Bn254>::setup(nv, &mut rng);
             ml_a = MultilinearPC::<ark_bn254::Bn254>::trim(&params, nv).0;
-            ml_z = convert::<_, CommitterKey<bn254::Bn254>>(&ml_a)?;
+            ml_z = crate::pcs_support::convert::<_, CommitterKey<bn254::Bn254>>(&ml_a)?;
             theirs = mlkzg_steps(&ml_a, &mlpoly, &point);
             ours = mlkzg_steps(&ml_z, &mlpoly, &point);
         }
@@ -189,7 +169,7 @@ pub fn main(rest: &[String]) -> Result<String, String> {
             let d = (1usize << nv) - 1;
             let pp = KZG10::<ark_bn254::Bn254, P>::setup(d, false, &mut rng)
                 .map_err(|e| format!("{e:?}"))?;
-            let pz: KzgParams<bn254::Bn254> = convert(&pp)?;
+            let pz: KzgParams<bn254::Bn254> = crate::pcs_support::convert(&pp)?;
             kz_a = kzg_powers(&pp, d);
             kz_z = kzg_powers(&pz, d);
             theirs = kzg10_steps(&kz_a, &upoly, point[0]);
