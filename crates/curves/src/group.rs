@@ -6,7 +6,8 @@
 //! delegates to the arkworks type (arithmetic, equality, hashing,
 //! serialization byte for byte, subgroup checks, randomness), except:
 //!
-//! - `VariableBaseMSM::{msm, msm_unchecked, msm_bigint, msm_u1 .. msm_u64}`
+//! - `VariableBaseMSM::{msm_unchecked, msm_bigint, msm_u1 .. msm_u64}` (and
+//!   `msm`, arkworks' default over `msm_unchecked`)
 //!   run on the GPU for BN254 G1 where the [`crate::backend`] chooses it,
 //!   else [`zkaccel_cpu::msm_bigint_with`] with `Auto` (arkworks' own
 //!   `msm_bigint` is a trait default that no curve configuration can
@@ -34,7 +35,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::ops::{Add, AddAssign, Deref, DerefMut, Mul, MulAssign, Neg, Sub, SubAssign};
 use zeroize::Zeroize;
-use zkaccel_cpu::{CurveMul, MsmAlgorithm, ScalarMulMethod};
+use zkaccel_cpu::{CurveMul, MsmAlgorithm, MsmProvider, ScalarMulMethod};
 
 /// A point in affine coordinates: `ark_ec::short_weierstrass::Affine<P>`
 /// with zkaccel's scalar multiplication. Dereferences to the arkworks
@@ -65,37 +66,16 @@ pub fn outer_slice<P: Route>(bases: &[sw::Affine<P>]) -> &[Affine<P>] {
 /// [`CurveMul`], plus the GPU's MSM where zkaccel-cuda has kernels for the
 /// curve (BN254 G1) and the [`crate::backend`] asks for it.
 pub trait Route: CurveMul {
-    /// `sum k_i P_i` over field scalars on the GPU, or `None` for the CPU
-    /// (also when the GPU fails: the CPU then gives the result).
-    fn gpu_msm(
-        _bases: &[sw::Affine<Self>],
-        _scalars: &[Self::ScalarField],
-    ) -> Option<sw::Projective<Self>> {
-        None
-    }
-    /// `sum k_i P_i` over integer scalars on the GPU, or `None` for the CPU.
-    fn gpu_msm_bigint(
-        _bases: &[sw::Affine<Self>],
-        _scalars: &[<Self::ScalarField as PrimeField>::BigInt],
-    ) -> Option<sw::Projective<Self>> {
+    /// The GPU's MSM provider for this curve, or `None` for the CPU. Where
+    /// it returns an error, the CPU gives the result.
+    fn gpu() -> Option<&'static dyn MsmProvider<Self>> {
         None
     }
 }
 
 impl Route for ark_bn254::g1::Config {
-    fn gpu_msm(
-        bases: &[ark_bn254::G1Affine],
-        scalars: &[ark_bn254::Fr],
-    ) -> Option<ark_bn254::G1Projective> {
-        let gpu = crate::backend::gpu_g1()?;
-        zkaccel_cpu::MsmProvider::msm(gpu, bases, scalars).ok()
-    }
-    fn gpu_msm_bigint(
-        bases: &[ark_bn254::G1Affine],
-        scalars: &[ark_ff::BigInt<4>],
-    ) -> Option<ark_bn254::G1Projective> {
-        let gpu = crate::backend::gpu_g1()?;
-        zkaccel_cpu::MsmProvider::msm_bigint(gpu, bases, scalars).ok()
+    fn gpu() -> Option<&'static dyn MsmProvider<Self>> {
+        crate::backend::gpu_g1().map(|g| g as &dyn MsmProvider<Self>)
     }
 }
 impl Route for ark_bn254::g2::Config {}
@@ -111,7 +91,8 @@ fn route_msm<P: Route>(
 ) -> Projective<P> {
     let n = bases.len().min(scalars.len());
     let (bases, scalars) = (inner_slice(&bases[..n]), &scalars[..n]);
-    let out = P::gpu_msm_bigint(bases, scalars).unwrap_or_else(|| {
+    let gpu = P::gpu().and_then(|g| g.msm_bigint(bases, scalars).ok());
+    let out = gpu.unwrap_or_else(|| {
         zkaccel_cpu::msm_bigint_with(bases, scalars, MsmAlgorithm::Auto)
             .unwrap_or_else(|_| <sw::Projective<P> as VariableBaseMSM>::msm_bigint(bases, scalars))
     });
@@ -580,20 +561,13 @@ impl<P: Route> VariableBaseMSM for Projective<P> {
     fn msm_unchecked(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Self {
         let n = bases.len().min(scalars.len());
         let (bases, scalars) = (inner_slice(&bases[..n]), &scalars[..n]);
-        let out = P::gpu_msm(bases, scalars).unwrap_or_else(|| {
+        let gpu = P::gpu().and_then(|g| g.msm(bases, scalars).ok());
+        let out = gpu.unwrap_or_else(|| {
             zkaccel_cpu::msm_with(bases, scalars, MsmAlgorithm::Auto).unwrap_or_else(|_| {
                 <sw::Projective<P> as VariableBaseMSM>::msm_unchecked(bases, scalars)
             })
         });
         Projective(out)
-    }
-
-    fn msm(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Result<Self, usize> {
-        if bases.len() == scalars.len() {
-            Ok(Self::msm_unchecked(bases, scalars))
-        } else {
-            Err(bases.len().min(scalars.len()))
-        }
     }
 
     fn msm_bigint(bases: &[Affine<P>], scalars: &[<P::ScalarField as PrimeField>::BigInt]) -> Self {
