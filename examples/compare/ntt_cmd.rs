@@ -50,12 +50,13 @@ fn parse(rest: &[String]) -> Result<Args, String> {
 fn kernel(name: &str) -> Result<Kernel, String> {
     Ok(match name {
         "auto" => Kernel::Auto,
+        "ifma" => Kernel::Ifma,
         "adx" => Kernel::Adx,
         "portable" => Kernel::Portable,
         "generic" => Kernel::Generic,
         _ => {
             return Err(format!(
-                "unknown kernel {name:?} (auto, adx, portable, generic)"
+                "unknown kernel {name:?} (auto, ifma, adx, portable, generic)"
             ))
         }
     })

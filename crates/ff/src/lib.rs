@@ -20,6 +20,8 @@
 #![allow(clippy::needless_range_loop)]
 
 #[cfg(target_arch = "x86_64")]
+pub mod ifma;
+#[cfg(target_arch = "x86_64")]
 mod x86_64;
 
 use ark_ff::{
@@ -58,6 +60,13 @@ pub trait MontField: PrimeField + FftField {
     /// # Safety
     /// `Self::ADX_MUL` must hold (no CPU feature beyond x86-64 is needed).
     unsafe fn sub_asm(&self, other: &Self) -> Self;
+    /// The first four Montgomery-form limbs as arkworks stores them (the
+    /// whole element when `Self::ADX_MUL` holds).
+    fn mont_limbs(&self) -> [u64; 4];
+    /// The element whose first four Montgomery-form limbs are `limbs` (the
+    /// others zero), without reduction: `limbs` must encode a value below
+    /// the modulus.
+    fn from_mont_limbs(limbs: [u64; 4]) -> Self;
 }
 
 /// The first four limbs of the modulus and `-p^-1 mod 2^64`, as the assembly
@@ -193,6 +202,20 @@ fn reduce_once<const N: usize>(x: [u64; N], high: u64, p: &[u64; N]) -> [u64; N]
 
 impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
     const ADX_MUL: bool = cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 0;
+
+    #[inline(always)]
+    fn mont_limbs(&self) -> [u64; 4] {
+        core::array::from_fn(|i| self.0 .0.get(i).copied().unwrap_or(0))
+    }
+
+    #[inline(always)]
+    fn from_mont_limbs(limbs: [u64; 4]) -> Self {
+        let mut out = [0u64; N];
+        for (o, l) in out.iter_mut().zip(limbs) {
+            *o = l;
+        }
+        Fp::new_unchecked(ark_ff::BigInt(out))
+    }
 
     #[inline(always)]
     unsafe fn mul_adx(&self, other: &Self) -> Self {

@@ -21,9 +21,14 @@ use crate::transform::{self, Job, PostScale};
 /// so that tests and benchmarks can run each path on the same inputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
-    /// The BMI2/ADX assembly multiplication where the CPU and the field allow
-    /// it, the portable limb arithmetic otherwise.
+    /// The fastest kernel this CPU and field allow: [`Kernel::Ifma`], else
+    /// [`Kernel::Adx`], else [`Kernel::Portable`].
     Auto,
+    /// Eight transforms per AVX-512 IFMA vector in both passes of the
+    /// four-step split (sizes `2^13` and up; the BMI2/ADX kernel, or the
+    /// portable one, below), for fields of four limbs below 2^255; an error
+    /// on CPUs without AVX-512F and AVX-512IFMA.
+    Ifma,
     /// The BMI2/ADX assembly multiplication (x86-64 with BMI2 and ADX, fields
     /// of four limbs below 2^255); an error where unavailable.
     Adx,
@@ -137,7 +142,13 @@ impl<F: FftField> NttDomain<F> {
     /// transforms run in place; the allocating `EvaluationDomain` methods
     /// (`fft`, `ifft`, ...) add one copy of the data, as in arkworks.
     pub fn working_memory(&self) -> usize {
-        crate::transform::working_memory(self.inner.log_size_of_group, core::mem::size_of::<F>())
+        let size = core::mem::size_of::<F>();
+        // The lane path runs for four-limb fields on CPUs with AVX-512 IFMA.
+        #[cfg(target_arch = "x86_64")]
+        let lanes = size == 32 && zkaccel_ff::ifma::Ifma::detect().is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        let lanes = false;
+        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes)
     }
 
     /// The ark-poly domain with the same parameters.
@@ -172,8 +183,12 @@ impl<F: MontField> NttDomain<F> {
         }
         let job = self.job(direction);
         let adx = Adx::new().filter(|_| F::ADX_MUL);
+        let lanes = lanes_available::<F>();
         match (kernel, adx) {
+            (Kernel::Ifma, _) if !lanes => return Err(NttError::KernelUnavailable(kernel)),
             (Kernel::Adx, None) => return Err(NttError::KernelUnavailable(kernel)),
+            (Kernel::Ifma, _) => run_field_lanes(batch, &job),
+            (Kernel::Auto, _) if lanes => run_field_lanes(batch, &job),
             (Kernel::Adx | Kernel::Auto, Some(adx)) => run_batch::<F, Adx>(&adx, batch, &job),
             (Kernel::Generic, _) => run_batch::<F, Generic<F>>(&Generic::new(), batch, &job),
             _ => run_batch::<F, Portable>(&Portable, batch, &job),
@@ -193,11 +208,38 @@ impl<F: MontField> NttDomain<F> {
 
     /// The fast path for field coefficients (any kernel, chosen as `Auto`).
     fn run_field(&self, data: &mut Vec<F>, direction: Direction) {
-        let job = self.job(direction);
-        match Adx::new().filter(|_| F::ADX_MUL) {
-            Some(adx) => run_batch::<F, Adx>(&adx, core::slice::from_mut(data), &job),
-            None => run_batch::<F, Portable>(&Portable, core::slice::from_mut(data), &job),
+        self.transform(data, direction, Kernel::Auto)
+            .expect("the length is the domain size and Auto always has a kernel");
+    }
+}
+
+/// Whether [`Kernel::Ifma`] can run for `F` on this CPU.
+fn lanes_available<F: MontField>() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        F::ADX_MUL && zkaccel_ff::ifma::Ifma::detect().is_some()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`Kernel::Ifma`]: the lane four-step where it applies, the best scalar
+/// kernel for the other sizes. Callers check [`lanes_available`].
+fn run_field_lanes<F: MontField>(batch: &mut [Vec<F>], job: &Job<F>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(token) = zkaccel_ff::ifma::Ifma::detect() {
+        if job.log_n > transform::LEAF_LOG && crate::lanes::applies::<F>(job.log_n) {
+            for v in batch.iter_mut() {
+                crate::lanes::four_step(token, v, job);
+            }
+            return;
         }
+    }
+    match Adx::new().filter(|_| F::ADX_MUL) {
+        Some(adx) => run_batch::<F, Adx>(&adx, batch, job),
+        None => run_batch::<F, Portable>(&Portable, batch, job),
     }
 }
 

@@ -57,7 +57,7 @@ pub(crate) struct Job<F> {
 }
 
 #[inline(always)]
-fn bitrev(i: usize, bits: u32) -> usize {
+pub(crate) fn bitrev(i: usize, bits: u32) -> usize {
     if bits == 0 {
         0
     } else {
@@ -160,7 +160,12 @@ fn bitrev_permute<E>(x: &mut [E]) {
 /// the twiddle tables of the (sub-)transform sizes with their build buffer
 /// (cached afterwards), one column block per thread, the inverse scaling's
 /// powers, and a little bookkeeping.
-pub(crate) fn working_memory(log_n: u32, field: usize) -> usize {
+///
+/// With `lanes` (the AVX-512 IFMA four-step may run), the larger of that and
+/// the lane path's needs: the same stage tables plus their 52-bit-limb
+/// copies (40 bytes per 32-byte element), one buffer of eight rows per thread
+/// (`8 * n2` lane elements), and the row pass's scaling powers.
+pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool) -> usize {
     // A table of size m holds m - 1 twiddles, built from 3m/4 + 1 powers.
     let table = |k: u32| (1usize << k) * field;
     let build = |k: u32| (3 * (1usize << k) / 4 + 1) * field;
@@ -180,12 +185,24 @@ pub(crate) fn working_memory(log_n: u32, field: usize) -> usize {
             1
         }
     };
-    table(k1)
+    let scalar = table(k1)
         + table(k2)
         + build(k2)
         + threads * COLUMN_BLOCK * (1usize << k1) * field
         + (1usize << k2) * field
-        + bookkeeping
+        + bookkeeping;
+    if !lanes {
+        return scalar;
+    }
+    let lane = |bytes: usize| bytes * 5 / 4;
+    let lanes_path = table(k1)
+        + table(k2)
+        + build(k2)
+        + lane(table(k1) + table(k2))
+        + threads * lane(8 * (1usize << k2) * field)
+        + lane((1usize << k2) * field)
+        + bookkeeping;
+    scalar.max(lanes_path)
 }
 
 /// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
@@ -219,7 +236,7 @@ fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
 
 /// A pointer shared by tasks that touch disjoint elements of one slice.
 #[derive(Clone, Copy)]
-struct Shared<E>(*mut E);
+pub(crate) struct Shared<E>(pub(crate) *mut E);
 // SAFETY: only used by tasks that access pairwise disjoint elements (argued
 // at each use), and `E: Send`.
 unsafe impl<E: Send> Send for Shared<E> {}
@@ -230,7 +247,7 @@ impl<E> Shared<E> {
     /// # Safety
     /// `i` in bounds, and no other task accesses element `i` meanwhile.
     #[inline(always)]
-    unsafe fn at(self, i: usize) -> *mut E {
+    pub(crate) unsafe fn at(self, i: usize) -> *mut E {
         // SAFETY: forwarded.
         unsafe { self.0.add(i) }
     }
@@ -360,7 +377,7 @@ fn run_four_step<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<
 /// (bitrev(lo), bitrev(mid), bitrev(hi))`, so the `2^TILE_BITS` x
 /// `2^TILE_BITS` elements sharing `mid` swap with those sharing
 /// `bitrev(mid)`: runs of contiguous elements on both sides.
-fn bitrev_permute_blocked<E: Copy + Send + Sync>(x: &mut [E]) {
+pub(crate) fn bitrev_permute_blocked<E: Copy + Send + Sync>(x: &mut [E]) {
     let m = x.len().trailing_zeros();
     if m < 2 * TILE_BITS + 2 {
         bitrev_permute(x);

@@ -63,20 +63,30 @@ impl<F: FftField> StageTwiddles<F> {
 
     /// The shared table for size `2^log_m` (built on first use).
     pub(crate) fn get(log_m: u32, inverse: bool) -> Arc<Self> {
-        let key = (TypeId::of::<F>(), log_m, inverse);
-        let entry = {
-            let map = cache().lock().unwrap_or_else(|e| e.into_inner());
-            map.get(&key).cloned()
-        };
-        if let Some(any) = entry {
-            if let Ok(t) = any.downcast::<Self>() {
-                return t;
-            }
-        }
-        // Build outside the lock: a concurrent builder only wastes work.
-        let built = Arc::new(Self::compute(log_m, inverse));
-        let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
-        let stored = map.entry(key).or_insert_with(|| built.clone()).clone();
-        stored.downcast::<Self>().unwrap_or(built)
+        cached::<Self>(log_m, inverse, || Self::compute(log_m, inverse))
     }
+}
+
+/// The process-wide value of type `T` for (size, direction), built by `build`
+/// on first use. `T` names the table kind and its field.
+pub(crate) fn cached<T: Any + Send + Sync>(
+    log_m: u32,
+    inverse: bool,
+    build: impl FnOnce() -> T,
+) -> Arc<T> {
+    let key = (TypeId::of::<T>(), log_m, inverse);
+    let entry = {
+        let map = cache().lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&key).cloned()
+    };
+    if let Some(any) = entry {
+        if let Ok(t) = any.downcast::<T>() {
+            return t;
+        }
+    }
+    // Build outside the lock: a concurrent builder only wastes work.
+    let built = Arc::new(build());
+    let mut map = cache().lock().unwrap_or_else(|e| e.into_inner());
+    let stored = map.entry(key).or_insert_with(|| built.clone()).clone();
+    stored.downcast::<T>().unwrap_or(built)
 }

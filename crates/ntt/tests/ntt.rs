@@ -60,11 +60,17 @@ fn bls12_381_fr_every_size_up_to_2_16() {
     }
 }
 
-/// Every kernel gives the same answer; the ADX kernel is reported as skipped
-/// where the CPU lacks it.
+/// Every kernel gives the same answer; the ADX and IFMA kernels are reported
+/// as skipped where the CPU lacks them.
 #[test]
 fn every_kernel_agrees() {
-    let kernels = [Kernel::Auto, Kernel::Adx, Kernel::Portable, Kernel::Generic];
+    let kernels = [
+        Kernel::Auto,
+        Kernel::Ifma,
+        Kernel::Adx,
+        Kernel::Portable,
+        Kernel::Generic,
+    ];
     for log_n in [0u32, 1, 2, 3, 5, 12, 13, 14, 17] {
         let n = 1usize << log_n;
         let v: Vec<Fr> = random_vec(n, 7 + log_n as u64);
@@ -85,6 +91,10 @@ fn every_kernel_agrees() {
                     match o.transform(&mut x, dir, kernel) {
                         Err(NttError::KernelUnavailable(Kernel::Adx)) if !adx_supported() => {
                             println!("SKIPPED: the ADX kernel (this CPU lacks BMI2/ADX)");
+                            continue;
+                        }
+                        Err(NttError::KernelUnavailable(Kernel::Ifma)) if !ifma_supported() => {
+                            println!("SKIPPED: the IFMA kernel (this CPU lacks AVX-512 IFMA)");
                             continue;
                         }
                         r => r.unwrap(),
@@ -173,6 +183,10 @@ fn adx_kernel_refused_for_six_limb_fields() {
     assert_eq!(
         d.transform(&mut v, Direction::Forward, Kernel::Adx),
         Err(NttError::KernelUnavailable(Kernel::Adx))
+    );
+    assert_eq!(
+        d.transform(&mut v, Direction::Forward, Kernel::Ifma),
+        Err(NttError::KernelUnavailable(Kernel::Ifma))
     );
     // ...while Auto runs the portable path and agrees with ark-poly.
     let v: Vec<Fq> = random_vec(2, 5);
@@ -297,5 +311,16 @@ proptest! {
         let ours = NttDomain::<Fr>::new(n).unwrap().get_coset(offset).unwrap();
         prop_assert_eq!(ours.fft(&v), ark.fft(&v));
         prop_assert_eq!(ours.ifft(&v), ark.ifft(&v));
+    }
+}
+
+fn ifma_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        zkaccel_ntt::field::ifma::Ifma::detect().is_some()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }

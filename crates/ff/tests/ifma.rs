@@ -1,0 +1,130 @@
+//! The AVX-512 IFMA lane arithmetic against arkworks' operators: random
+//! values, the edge values 0, 1, p - 1, p - 2, 1/2, and long random chains of
+//! operations on lazily reduced values (results in `[p, 2p)` feeding the next
+//! operation). Prints that it was skipped on CPUs without AVX-512 IFMA.
+#![cfg(target_arch = "x86_64")]
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use zkaccel_ff::ifma::{self, Consts, Ifma, Lanes};
+use zkaccel_ff::MontField;
+
+fn values<F: MontField>(seed: u64) -> Vec<F> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut vals: Vec<F> = (0..196).map(|_| F::rand(&mut rng)).collect();
+    vals.extend([
+        F::zero(),
+        F::one(),
+        -F::one(),
+        -F::one().double(),
+        F::from(2u64).inverse().unwrap(),
+    ]);
+    vals.resize(vals.len().div_ceil(8) * 8, F::zero());
+    vals
+}
+
+fn pack8<F: MontField>(_: Ifma, xs: &[F]) -> Lanes {
+    // SAFETY: the token proves the CPU features; F has four limbs.
+    unsafe { ifma::pack(core::array::from_fn(|l| &xs[l])) }
+}
+
+fn unpack8<F: MontField>(_: Ifma, v: &Lanes, c: &Consts) -> [F; 8] {
+    // SAFETY: as above.
+    unsafe { ifma::unpack(v, c) }
+}
+
+fn check<F: MontField>(token: Ifma, seed: u64) {
+    assert!(F::ADX_MUL);
+    let c = Consts::of::<F>();
+    let vals = values::<F>(seed);
+    let twiddles: Vec<[u64; 5]> = vals.iter().map(ifma::to_r260).collect();
+    for (ci, a) in vals.chunks(8).enumerate() {
+        let va = pack8(token, a);
+        assert_eq!(unpack8::<F>(token, &va, &c), <[F; 8]>::try_from(a).unwrap());
+        for (bi, b) in vals.chunks(8).enumerate().step_by(3) {
+            let vb = pack8(token, b);
+            // SAFETY: as above.
+            let (sum, diff) = unsafe { (ifma::add(&va, &vb, &c), ifma::sub(&va, &vb, &c)) };
+            let (sum, diff) = (
+                unpack8::<F>(token, &sum, &c),
+                unpack8::<F>(token, &diff, &c),
+            );
+            for l in 0..8 {
+                assert_eq!(sum[l], a[l] + b[l]);
+                assert_eq!(diff[l], a[l] - b[l]);
+            }
+            // A broadcast factor in R' form (the twiddle case).
+            let w = &twiddles[bi * 8 + ci % 8];
+            let f = vals[bi * 8 + ci % 8];
+            // SAFETY: as above.
+            let prod = unsafe { ifma::mul(&va, &ifma::splat(w), &c) };
+            let prod = unpack8::<F>(token, &prod, &c);
+            for l in 0..8 {
+                assert_eq!(prod[l], a[l] * f);
+            }
+        }
+    }
+    // Two R'-form factors give the R'-form product: (a b) * 2^4 read back.
+    let sixteen = F::from(16u64);
+    for (a, b) in vals.iter().zip(vals.iter().rev()) {
+        // SAFETY: as above.
+        let p = unsafe {
+            ifma::mul(
+                &ifma::splat(&ifma::to_r260(a)),
+                &ifma::splat(&ifma::to_r260(b)),
+                &c,
+            )
+        };
+        assert_eq!(unpack8::<F>(token, &p, &c)[3], *a * b * sixteen);
+    }
+    // Random chains: every result stays in [0, 2p) and feeds the next step.
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xabcd);
+    let mut lanes = pack8(token, &vals[..8]);
+    let mut expect: Vec<F> = vals[..8].to_vec();
+    for step in 0..3000 {
+        let k = rng.gen_range(0..vals.len() / 8);
+        let other = &vals[k * 8..k * 8 + 8];
+        let vo = pack8(token, other);
+        // SAFETY: as above.
+        unsafe {
+            match rng.gen_range(0..4) {
+                0 => {
+                    lanes = ifma::add(&lanes, &vo, &c);
+                    expect.iter_mut().zip(other).for_each(|(e, o)| *e += o);
+                }
+                1 => {
+                    lanes = ifma::sub(&lanes, &vo, &c);
+                    expect.iter_mut().zip(other).for_each(|(e, o)| *e -= o);
+                }
+                2 => {
+                    lanes = ifma::add(&lanes, &lanes, &c);
+                    expect.iter_mut().for_each(|e| *e = e.double());
+                }
+                _ => {
+                    let w = ifma::to_r260(&other[0]);
+                    lanes = ifma::mul(&lanes, &ifma::splat(&w), &c);
+                    expect.iter_mut().for_each(|e| *e *= other[0]);
+                }
+            }
+        }
+        if step % 97 == 0 {
+            assert_eq!(
+                unpack8::<F>(token, &lanes, &c).to_vec(),
+                expect,
+                "step {step}"
+            );
+        }
+    }
+    assert_eq!(unpack8::<F>(token, &lanes, &c).to_vec(), expect);
+}
+
+#[test]
+fn lanes_match_arkworks() {
+    let Some(token) = Ifma::detect() else {
+        println!("SKIPPED: lanes_match_arkworks (this CPU lacks AVX-512 IFMA)");
+        return;
+    };
+    check::<ark_bn254::Fr>(token, 1);
+    check::<ark_bn254::Fq>(token, 2);
+    check::<ark_bls12_381::Fr>(token, 3);
+}
