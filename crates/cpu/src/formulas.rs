@@ -50,6 +50,46 @@ pub trait FieldOps<F: Field> {
     fn double(&mut self, a: &F) -> F {
         a.double()
     }
+    /// Whether [`FieldOps::add_affine_batch`] has a bulk kernel here.
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        false
+    }
+    /// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`, affine points by the
+    /// chord rule with one shared inversion, where every `px[i] != qx[i]`
+    /// and no point is the identity. The default is [`chord_batch`] on these
+    /// operations.
+    fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F])
+    where
+        Self: Sized,
+    {
+        chord_batch(self, px, py, qx, qy)
+    }
+}
+
+/// [`FieldOps::add_affine_batch`] one addition at a time on `ops`, with
+/// arkworks' batch inversion.
+pub fn chord_batch<F: Field, O: FieldOps<F>>(
+    ops: &mut O,
+    px: &mut [F],
+    py: &mut [F],
+    qx: &[F],
+    qy: &[F],
+) {
+    let mut inv: Vec<F> = px.iter().zip(qx).map(|(p, q)| ops.sub(q, p)).collect();
+    ark_ff::batch_inversion(&mut inv);
+    for i in 0..inv.len() {
+        let dy = ops.sub(&qy[i], &py[i]);
+        let lambda = ops.mul(&dy, &inv[i]);
+        let ll = ops.sqr(&lambda);
+        let t = ops.sub(&ll, &px[i]);
+        let x3 = ops.sub(&t, &qx[i]);
+        let dx = ops.sub(&px[i], &x3);
+        let t = ops.mul(&lambda, &dx);
+        let y3 = ops.sub(&t, &py[i]);
+        px[i] = x3;
+        py[i] = y3;
+    }
 }
 
 /// Field arithmetic on zkaccel-ff's kernels: the BMI2/ADX Montgomery
@@ -58,36 +98,78 @@ pub trait FieldOps<F: Field> {
 ///
 /// A value exists only on CPUs with BMI2 and ADX ([`AdxOps::new`]); fields
 /// the assembly does not cover take zkaccel-ff's portable kernels.
+///
+/// On CPUs with AVX-512 IFMA it also adds affine points in bulk
+/// ([`FieldOps::add_affine_batch`], eight additions per vector with
+/// zkaccel-ff's `ifma` lanes): the bucket accumulation of the Pippenger MSM.
 #[derive(Clone, Copy, Debug)]
-pub struct AdxOps(zkaccel_ff::Adx);
+pub struct AdxOps {
+    adx: zkaccel_ff::Adx,
+    #[cfg(target_arch = "x86_64")]
+    lanes: Option<zkaccel_ff::ifma::Ifma>,
+}
 
 impl AdxOps {
     /// `Some` on CPUs with BMI2 and ADX.
     pub fn new() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(AdxOps)
+        zkaccel_ff::Adx::detect().map(|adx| AdxOps {
+            adx,
+            #[cfg(target_arch = "x86_64")]
+            lanes: zkaccel_ff::ifma::Ifma::detect(),
+        })
+    }
+
+    /// [`AdxOps::new`] without the AVX-512 IFMA bulk additions (one addition
+    /// at a time, as on CPUs without it); for tests and benchmarks.
+    pub fn without_lanes() -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(|adx| AdxOps {
+            adx,
+            #[cfg(target_arch = "x86_64")]
+            lanes: None,
+        })
     }
 }
 
 impl<F: MontField> FieldOps<F> for AdxOps {
     #[inline(always)]
     fn mul(&mut self, a: &F, b: &F) -> F {
-        self.0.mul(a, b)
+        self.adx.mul(a, b)
     }
     #[inline(always)]
     fn sqr(&mut self, a: &F) -> F {
-        self.0.mul(a, a)
+        self.adx.mul(a, a)
     }
     #[inline(always)]
     fn add(&mut self, a: &F, b: &F) -> F {
-        self.0.add(a, b)
+        self.adx.add(a, b)
     }
     #[inline(always)]
     fn sub(&mut self, a: &F, b: &F) -> F {
-        self.0.sub(a, b)
+        self.adx.sub(a, b)
     }
     #[inline(always)]
     fn double(&mut self, a: &F) -> F {
-        self.0.add(a, a)
+        self.adx.add(a, a)
+    }
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            F::ADX_MUL && self.lanes.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+    fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lanes) = self.lanes {
+            if lanes.add_affine_batch(px, py, qx, qy) {
+                return;
+            }
+        }
+        chord_batch(self, px, py, qx, qy)
     }
 }
 

@@ -216,6 +216,39 @@ fn bls12_381_g1() {
     suite::<ark_bls12_381::g1::Config>();
 }
 
+/// BN254 G1's bucket method with and without the AVX-512 IFMA bulk
+/// additions (the path `Auto` takes depends on the CPU), on random input and
+/// on the inputs that force doublings, cancellations and bucket conflicts.
+#[test]
+fn bn254_batch_kernels_agree() {
+    use zkaccel_cpu::formulas::AdxOps;
+    use zkaccel_cpu::msm::pippenger_with;
+    type P = ark_bn254::g1::Config;
+    let (Some(lanes), Some(scalar)) = (AdxOps::new(), AdxOps::without_lanes()) else {
+        println!("SKIPPED: bn254_batch_kernels_agree (this CPU lacks BMI2/ADX)");
+        return;
+    };
+    let mut rng = ChaCha20Rng::seed_from_u64(77);
+    let n = 1 << 13;
+    let (b, s) = random_input::<P>(&mut rng, n);
+    let s: Vec<_> = s.iter().map(|x| x.into_bigint()).collect();
+    let repeated = vec![b[0]; n];
+    let pm: Vec<Affine<P>> = (0..n)
+        .map(|i| if i % 2 == 0 { b[i] } else { -b[i - 1] })
+        .collect();
+    let few: Vec<Affine<P>> = (0..n).map(|i| b[i % 3]).collect();
+    for (bases, what) in [
+        (&b, "random"),
+        (&repeated, "repeated"),
+        (&pm, "P and -P"),
+        (&few, "three bases"),
+    ] {
+        let want = <Projective<P> as VariableBaseMSM>::msm_bigint(bases, &s);
+        assert_eq!(pippenger_with(bases, &s, lanes), want, "lanes: {what}");
+        assert_eq!(pippenger_with(bases, &s, scalar), want, "scalar: {what}");
+    }
+}
+
 /// Integers at and beyond the group order are multiplied as integers
 /// (equal to arkworks' `msm_bigint` while they fit in the modulus' bit
 /// size); lengths are checked.

@@ -50,6 +50,26 @@ impl Ifma {
         (std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma"))
             .then_some(Ifma(()))
     }
+
+    /// [`add_affine_batch`] as a safe call: `false`, touching nothing, for
+    /// fields without [`MontField::ADX_MUL`] or slices of unequal lengths.
+    /// The points' contract (`px[i] != qx[i]`, no identity) is the
+    /// caller's: breaking it gives wrong points, never undefined behaviour.
+    pub fn add_affine_batch<F: MontField>(
+        self,
+        px: &mut [F],
+        py: &mut [F],
+        qx: &[F],
+        qy: &[F],
+    ) -> bool {
+        let n = px.len();
+        if !F::ADX_MUL || py.len() != n || qx.len() != n || qy.len() != n {
+            return false;
+        }
+        // SAFETY: `self` proves the CPU features; four limbs; equal lengths.
+        unsafe { add_affine_batch(px, py, qx, qy, &Consts::of::<F>()) };
+        true
+    }
 }
 
 /// The modulus of a field in the lane representation.
@@ -280,4 +300,95 @@ pub unsafe fn mul(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
         t[j] = _mm512_and_si512(t[j], mask);
     }
     Lanes([t[0], t[1], t[2], t[3], t[4]])
+}
+
+/// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`: affine points added by
+/// the chord rule, all inverses from one batched inversion (Montgomery's
+/// trick over eight interleaved product chains, then one scalar batch
+/// inversion of the eight chain products). Every `px[i] != qx[i]` (no
+/// doubling, no `P + (-P)`; the caller routes those elsewhere), and neither
+/// point is the identity. Results are arkworks' values, fully reduced.
+///
+/// Seven lane multiplications per addition: three for the inversion, `λ`, a
+/// conversion of `λ` to R' form, `λ^2` and `λ (x_p - x_3)`.
+///
+/// # Safety
+/// See the [module docs](self); all slices have the same length.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub unsafe fn add_affine_batch<F: MontField>(
+    px: &mut [F],
+    py: &mut [F],
+    qx: &[F],
+    qy: &[F],
+    c: &Consts,
+) {
+    let n = px.len();
+    debug_assert!(py.len() == n && qx.len() == n && qy.len() == n);
+    if n == 0 {
+        return;
+    }
+    let groups = n.div_ceil(8);
+    let (zero, one) = (F::zero(), F::one());
+    // Lanes past the end add (1, 0) to (0, 0): a non-zero denominator.
+    let lane = |s: &[F], i: usize, pad: &F| -> F { s.get(i).copied().unwrap_or(*pad) };
+    // SAFETY (whole body): the features are enabled for this function.
+    unsafe {
+        let mut dx = Vec::with_capacity(groups);
+        let mut dy = Vec::with_capacity(groups);
+        let mut prefix: Vec<Lanes> = Vec::with_capacity(groups);
+        for t in 0..groups {
+            let i = 8 * t;
+            let xp: [F; 8] = core::array::from_fn(|l| lane(px, i + l, &zero));
+            let xq: [F; 8] = core::array::from_fn(|l| lane(qx, i + l, &one));
+            let yp: [F; 8] = core::array::from_fn(|l| lane(py, i + l, &zero));
+            let yq: [F; 8] = core::array::from_fn(|l| lane(qy, i + l, &zero));
+            let d = sub(&pack(each(&xq)), &pack(each(&xp)), c);
+            dy.push(sub(&pack(each(&yq)), &pack(each(&yp)), c));
+            // Stored prefix_t = (d_0 ... d_t) R / 16^t: each product of two
+            // R-form values picks up a factor 2^256 / 2^260.
+            let pre = match prefix.last() {
+                Some(last) => mul(last, &d, c),
+                None => d,
+            };
+            prefix.push(pre);
+            dx.push(d);
+        }
+        // The eight chain products as arkworks values (d_0 ... d_T) / 16^T;
+        // their inverses times 16^(T+1) start the way back, which then
+        // yields every 1/d_t in R' form.
+        let last = groups - 1;
+        let mut tops: [F; 8] = unpack(&prefix[last], c);
+        ark_ff::batch_inversion(&mut tops);
+        let sixteen = F::from(16u64);
+        let tops = tops.map(|v| v * sixteen);
+        let mut inv = pack(each(&tops));
+        // 2^264 mod p: mul(x R, this) = x R * 16 = x R' (R' form).
+        let to_r260 = splat(&split52(&F::from(256u64).mont_limbs(), 0));
+        for t in (0..groups).rev() {
+            let d_inv = if t > 0 {
+                let d_inv = mul(&inv, &prefix[t - 1], c);
+                inv = mul(&inv, &dx[t], c);
+                d_inv
+            } else {
+                inv
+            };
+            let i = 8 * t;
+            let xp = pack(core::array::from_fn(|l| px.get(i + l).unwrap_or(&zero)));
+            let xq = pack(core::array::from_fn(|l| qx.get(i + l).unwrap_or(&one)));
+            let yp = pack(core::array::from_fn(|l| py.get(i + l).unwrap_or(&zero)));
+            let lambda = mul(&dy[t], &d_inv, c);
+            let lambda_r = mul(&lambda, &to_r260, c);
+            let x3 = sub(&sub(&mul(&lambda, &lambda_r, c), &xp, c), &xq, c);
+            let y3 = sub(&mul(&lambda_r, &sub(&xp, &x3, c), c), &yp, c);
+            let (x3, y3): ([F; 8], [F; 8]) = (unpack(&x3, c), unpack(&y3, c));
+            let m = 8.min(n - i);
+            px[i..i + m].copy_from_slice(&x3[..m]);
+            py[i..i + m].copy_from_slice(&y3[..m]);
+        }
+    }
+}
+
+/// References to the eight elements of `a`.
+fn each<F>(a: &[F; 8]) -> [&F; 8] {
+    core::array::from_fn(|l| &a[l])
 }

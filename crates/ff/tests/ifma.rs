@@ -128,3 +128,34 @@ fn lanes_match_arkworks() {
     check::<ark_bn254::Fq>(token, 2);
     check::<ark_bls12_381::Fr>(token, 3);
 }
+
+/// Batched affine additions equal arkworks' `P + Q` for every batch length
+/// around the lane width, on random BN254 G1 points (`P != ±Q`).
+#[test]
+fn affine_batch_matches_arkworks() {
+    use ark_bn254::{Fq, G1Affine, G1Projective};
+    use ark_ec::{AffineRepr, CurveGroup};
+    use ark_ff::UniformRand;
+    let Some(_token) = Ifma::detect() else {
+        println!("SKIPPED: affine_batch_matches_arkworks (this CPU lacks AVX-512 IFMA)");
+        return;
+    };
+    let c = Consts::of::<Fq>();
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    for n in [0usize, 1, 2, 7, 8, 9, 15, 16, 17, 100, 256] {
+        let p: Vec<G1Affine> = (0..n)
+            .map(|_| G1Projective::rand(&mut rng).into_affine())
+            .collect();
+        let q: Vec<G1Affine> = (0..n)
+            .map(|_| G1Projective::rand(&mut rng).into_affine())
+            .collect();
+        let (mut px, mut py): (Vec<Fq>, Vec<Fq>) = p.iter().map(|a| (a.x, a.y)).unzip();
+        let (qx, qy): (Vec<Fq>, Vec<Fq>) = q.iter().map(|a| (a.x, a.y)).unzip();
+        // SAFETY: the token proves the CPU features; Fq has four limbs.
+        unsafe { ifma::add_affine_batch(&mut px, &mut py, &qx, &qy, &c) };
+        for i in 0..n {
+            let want = (p[i].into_group() + q[i]).into_affine();
+            assert_eq!((px[i], py[i]), (want.x, want.y), "n = {n}, i = {i}");
+        }
+    }
+}
