@@ -161,7 +161,7 @@ fn bitrev_permute<E>(x: &mut [E]) {
 /// (cached afterwards), one column block per thread, the inverse scaling's
 /// powers, and a little bookkeeping.
 ///
-/// With `lanes` (the AVX-512 IFMA four-step may run), the larger of that and
+/// With `lanes` (the AVX-512 IFMA four-step may run, from 2^9), the larger of that and
 /// the lane path's needs: the same stage tables plus their 52-bit-limb
 /// copies (40 bytes per 32-byte element), one buffer of eight rows per thread
 /// (`8 * n2` lane elements), and the row pass's scaling powers.
@@ -170,8 +170,9 @@ pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool) -> usize {
     let table = |k: u32| (1usize << k) * field;
     let build = |k: u32| (3 * (1usize << k) / 4 + 1) * field;
     let bookkeeping = 4096;
-    if log_n <= LEAF_LOG {
-        return table(log_n) + build(log_n) + bookkeeping;
+    let leaf = table(log_n) + build(log_n) + bookkeeping;
+    if log_n <= LEAF_LOG && !lanes {
+        return leaf;
     }
     let k1 = log_n / 2;
     let k2 = log_n - k1;
@@ -202,7 +203,8 @@ pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool) -> usize {
         + threads * lane(8 * (1usize << k2) * field)
         + lane((1usize << k2) * field)
         + bookkeeping;
-    scalar.max(lanes_path)
+    // Small sizes without the lane path run as one leaf.
+    scalar.max(lanes_path).max(leaf)
 }
 
 /// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
