@@ -829,6 +829,12 @@ pub(crate) fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + 
     // most `batch_size` wait; beyond that they go to the XYZZ overflow).
     let mut pending: Vec<(usize, Affine<P>)> = Vec::new();
     let mut retry: Vec<(usize, Affine<P>)> = Vec::new();
+    let mut slots = Slots {
+        buckets: &mut buckets,
+        overflow: &mut overflow,
+        busy: &mut busy,
+        batch: &mut batch,
+    };
     for (i, b) in bases.iter().enumerate() {
         let d = digit(i);
         if d == 0 || b.is_zero() {
@@ -839,56 +845,26 @@ pub(crate) fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + 
         } else {
             ((-d - 1) as usize, -*b)
         };
-        let mut slots = Slots {
-            buckets: &mut buckets,
-            overflow: &mut overflow,
-            busy: &mut busy,
-            batch: &mut batch,
-        };
         if !slots.place(k, q, &mut ops) {
             if pending.len() < batch_size {
                 pending.push((k, q));
             } else {
-                overflow[k].add_affine(&q, &mut ops);
+                slots.overflow[k].add_affine(&q, &mut ops);
             }
         }
-        if batch.len() >= batch_size {
-            flush(&mut buckets, &mut busy, &mut batch, ops);
-            core::mem::swap(&mut pending, &mut retry);
-            let mut slots = Slots {
-                buckets: &mut buckets,
-                overflow: &mut overflow,
-                busy: &mut busy,
-                batch: &mut batch,
-            };
-            for (k, q) in retry.drain(..) {
-                if !slots.place(k, q, &mut ops) {
-                    pending.push((k, q));
-                }
-            }
+        if slots.batch.len() >= batch_size {
+            slots.flush_and_retry(&mut pending, &mut retry, ops);
         }
     }
     // Two more rounds for the waiting additions, then the overflow (a
     // window whose digits fall in few buckets would otherwise need one
     // round, and one inversion, per addition).
     for _ in 0..2 {
-        flush(&mut buckets, &mut busy, &mut batch, ops);
-        core::mem::swap(&mut pending, &mut retry);
-        let mut slots = Slots {
-            buckets: &mut buckets,
-            overflow: &mut overflow,
-            busy: &mut busy,
-            batch: &mut batch,
-        };
-        for (k, q) in retry.drain(..) {
-            if !slots.place(k, q, &mut ops) {
-                pending.push((k, q));
-            }
-        }
+        slots.flush_and_retry(&mut pending, &mut retry, ops);
     }
-    flush(&mut buckets, &mut busy, &mut batch, ops);
+    flush(slots.buckets, slots.busy, slots.batch, ops);
     for (k, q) in pending {
-        overflow[k].add_affine(&q, &mut ops);
+        slots.overflow[k].add_affine(&q, &mut ops);
     }
     let both: Vec<(Affine<P>, Xyzz<P>)> = buckets.into_iter().zip(overflow).collect();
     running_sums(&both, ops, |r, (a, x)| {
@@ -930,6 +906,23 @@ impl<P: SWCurveConfig> Slots<'_, P> {
             self.batch.push((k, q));
         }
         true
+    }
+
+    /// Flushes the batch, then places the waiting additions again; those
+    /// whose bucket is taken once more go back to `pending`.
+    fn flush_and_retry<O: FieldOps<P::BaseField> + Copy>(
+        &mut self,
+        pending: &mut Vec<(usize, Affine<P>)>,
+        retry: &mut Vec<(usize, Affine<P>)>,
+        mut ops: O,
+    ) {
+        flush(self.buckets, self.busy, self.batch, ops);
+        core::mem::swap(pending, retry);
+        for (k, q) in retry.drain(..) {
+            if !self.place(k, q, &mut ops) {
+                pending.push((k, q));
+            }
+        }
     }
 }
 
