@@ -177,12 +177,34 @@ impl<F: MontField> FieldOps<F> for AdxOps {
 /// (G2 of BN254): Karatsuba multiplication (3 base multiplications; 2 for
 /// squaring when the non-residue is -1), component-wise additions.
 #[derive(Clone, Copy, Debug)]
-pub struct AdxFp2Ops(zkaccel_ff::Adx);
+///
+/// On CPUs with AVX-512 IFMA it also adds affine points in bulk where the
+/// non-residue is -1 (BN254's Fq2: G2's bucket accumulation), eight per
+/// vector pair.
+pub struct AdxFp2Ops {
+    adx: zkaccel_ff::Adx,
+    #[cfg(target_arch = "x86_64")]
+    lanes: Option<zkaccel_ff::ifma::Ifma>,
+}
 
 impl AdxFp2Ops {
     /// `Some` on CPUs with BMI2 and ADX.
     pub fn new() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(AdxFp2Ops)
+        zkaccel_ff::Adx::detect().map(|adx| AdxFp2Ops {
+            adx,
+            #[cfg(target_arch = "x86_64")]
+            lanes: zkaccel_ff::ifma::Ifma::detect(),
+        })
+    }
+
+    /// [`AdxFp2Ops::new`] without the AVX-512 IFMA bulk additions; for
+    /// tests and benchmarks.
+    pub fn without_lanes() -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(|adx| AdxFp2Ops {
+            adx,
+            #[cfg(target_arch = "x86_64")]
+            lanes: None,
+        })
     }
 }
 
@@ -192,7 +214,7 @@ where
 {
     #[inline(always)]
     fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        let k = self.0;
+        let k = self.adx;
         let v0 = k.mul(&a.c0, &b.c0);
         let v1 = k.mul(&a.c1, &b.c1);
         let sa = k.add(&a.c0, &a.c1);
@@ -205,7 +227,7 @@ where
     }
     #[inline(always)]
     fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
-        let k = self.0;
+        let k = self.adx;
         if P::NONRESIDUE == -P::Fp::ONE {
             // (a0 + a1 u)^2 with u^2 = -1: (a0 + a1)(a0 - a1) + 2 a0 a1 u.
             let s = k.add(&a.c0, &a.c1);
@@ -218,15 +240,41 @@ where
     }
     #[inline(always)]
     fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        Fp2::new(self.0.add(&a.c0, &b.c0), self.0.add(&a.c1, &b.c1))
+        Fp2::new(self.adx.add(&a.c0, &b.c0), self.adx.add(&a.c1, &b.c1))
     }
     #[inline(always)]
     fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        Fp2::new(self.0.sub(&a.c0, &b.c0), self.0.sub(&a.c1, &b.c1))
+        Fp2::new(self.adx.sub(&a.c0, &b.c0), self.adx.sub(&a.c1, &b.c1))
     }
     #[inline(always)]
     fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
         self.add(a, a)
+    }
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            P::Fp::ADX_MUL && self.lanes.is_some() && P::NONRESIDUE == -P::Fp::ONE
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+    fn add_affine_batch(
+        &mut self,
+        px: &mut [Fp2<P>],
+        py: &mut [Fp2<P>],
+        qx: &[Fp2<P>],
+        qy: &[Fp2<P>],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lanes) = self.lanes {
+            if lanes.add_affine_batch_fp2(px, py, qx, qy) {
+                return;
+            }
+        }
+        chord_batch(self, px, py, qx, qy)
     }
 }
 

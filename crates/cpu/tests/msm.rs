@@ -216,20 +216,15 @@ fn bls12_381_g1() {
     suite::<ark_bls12_381::g1::Config>();
 }
 
-/// BN254 G1's bucket method with and without the AVX-512 IFMA bulk
-/// additions (the path `Auto` takes depends on the CPU), on random input and
-/// on the inputs that force doublings, cancellations and bucket conflicts.
-#[test]
-fn bn254_batch_kernels_agree() {
-    use zkaccel_cpu::formulas::AdxOps;
+/// The bucket method with and without the AVX-512 IFMA bulk additions (the
+/// path `Auto` takes depends on the CPU), on random input and on the inputs
+/// that force doublings, cancellations and bucket conflicts.
+fn batch_kernels_agree<P: CurveMul, O>(lanes: O, scalar: O, n: usize)
+where
+    O: zkaccel_cpu::FieldOps<P::BaseField> + Copy + Send + Sync,
+{
     use zkaccel_cpu::msm::pippenger_with;
-    type P = ark_bn254::g1::Config;
-    let (Some(lanes), Some(scalar)) = (AdxOps::new(), AdxOps::without_lanes()) else {
-        println!("SKIPPED: bn254_batch_kernels_agree (this CPU lacks BMI2/ADX)");
-        return;
-    };
     let mut rng = ChaCha20Rng::seed_from_u64(77);
-    let n = 1 << 13;
     let (b, s) = random_input::<P>(&mut rng, n);
     let s: Vec<_> = s.iter().map(|x| x.into_bigint()).collect();
     let repeated = vec![b[0]; n];
@@ -246,6 +241,19 @@ fn bn254_batch_kernels_agree() {
         let want = <Projective<P> as VariableBaseMSM>::msm_bigint(bases, &s);
         assert_eq!(pippenger_with(bases, &s, lanes), want, "lanes: {what}");
         assert_eq!(pippenger_with(bases, &s, scalar), want, "scalar: {what}");
+    }
+}
+
+#[test]
+fn bn254_batch_kernels_agree() {
+    use zkaccel_cpu::{AdxFp2Ops, AdxOps};
+    match (AdxOps::new(), AdxOps::without_lanes()) {
+        (Some(l), Some(s)) => batch_kernels_agree::<ark_bn254::g1::Config, _>(l, s, 1 << 13),
+        _ => println!("SKIPPED: bn254_batch_kernels_agree G1 (this CPU lacks BMI2/ADX)"),
+    }
+    match (AdxFp2Ops::new(), AdxFp2Ops::without_lanes()) {
+        (Some(l), Some(s)) => batch_kernels_agree::<ark_bn254::g2::Config, _>(l, s, 1 << 13),
+        _ => println!("SKIPPED: bn254_batch_kernels_agree G2 (this CPU lacks BMI2/ADX)"),
     }
 }
 

@@ -70,6 +70,34 @@ impl Ifma {
         unsafe { add_affine_batch(px, py, qx, qy, &Consts::of::<F>()) };
         true
     }
+
+    /// [`add_affine_batch_fp2`] as a safe call: `false`, touching nothing,
+    /// unless `P::Fp` has four limbs, the non-residue is -1 and the slices
+    /// have equal lengths.
+    pub fn add_affine_batch_fp2<P: ark_ff::Fp2Config>(
+        self,
+        px: &mut [ark_ff::Fp2<P>],
+        py: &mut [ark_ff::Fp2<P>],
+        qx: &[ark_ff::Fp2<P>],
+        qy: &[ark_ff::Fp2<P>],
+    ) -> bool
+    where
+        P::Fp: MontField,
+    {
+        use ark_ff::One;
+        let n = px.len();
+        if !P::Fp::ADX_MUL
+            || P::NONRESIDUE != -P::Fp::one()
+            || py.len() != n
+            || qx.len() != n
+            || qy.len() != n
+        {
+            return false;
+        }
+        // SAFETY: `self` proves the CPU features; the checks above.
+        unsafe { add_affine_batch_fp2(px, py, qx, qy) };
+        true
+    }
 }
 
 /// The modulus of a field in the lane representation.
@@ -302,6 +330,122 @@ pub unsafe fn mul(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
     Lanes([t[0], t[1], t[2], t[3], t[4]])
 }
 
+/// The operations [`chords`] needs, on eight elements of a field `F` at a
+/// time: the base field ([`Base`], one [`Lanes`]) or its quadratic extension
+/// with non-residue -1 ([`Quadratic`], two). Products of two arkworks-form
+/// values carry a factor `2^256 / 2^260` (see the [module docs](self)), the
+/// same for every component, which [`chords`] accounts for.
+trait Arith8 {
+    type F: ark_ff::Field;
+    type V: Copy;
+    unsafe fn pack(&self, xs: [&Self::F; 8]) -> Self::V;
+    unsafe fn unpack(&self, v: &Self::V) -> [Self::F; 8];
+    unsafe fn sub(&self, a: &Self::V, b: &Self::V) -> Self::V;
+    unsafe fn mul(&self, a: &Self::V, b: &Self::V) -> Self::V;
+    /// Every component times the integer constant `k` (52-bit limbs).
+    unsafe fn mul_int(&self, a: &Self::V, k: &Lanes) -> Self::V;
+}
+
+/// [`Arith8`] for a four-limb prime field.
+struct Base<F> {
+    c: Consts,
+    _f: core::marker::PhantomData<F>,
+}
+
+impl<F: MontField> Arith8 for Base<F> {
+    type F = F;
+    type V = Lanes;
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn pack(&self, xs: [&F; 8]) -> Lanes {
+        // SAFETY: same features.
+        unsafe { pack(xs) }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn unpack(&self, v: &Lanes) -> [F; 8] {
+        // SAFETY: same features.
+        unsafe { unpack(v, &self.c) }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn sub(&self, a: &Lanes, b: &Lanes) -> Lanes {
+        // SAFETY: same features.
+        unsafe { sub(a, b, &self.c) }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
+        // SAFETY: same features.
+        unsafe { mul(a, b, &self.c) }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul_int(&self, a: &Lanes, k: &Lanes) -> Lanes {
+        // SAFETY: same features.
+        unsafe { mul(a, k, &self.c) }
+    }
+}
+
+/// [`Arith8`] for `Fp2<P>` with non-residue -1 (BN254's Fq2): Karatsuba
+/// products (three base multiplications).
+struct Quadratic<P> {
+    c: Consts,
+    _p: core::marker::PhantomData<P>,
+}
+
+impl<P: ark_ff::Fp2Config> Arith8 for Quadratic<P>
+where
+    P::Fp: MontField,
+{
+    type F = ark_ff::Fp2<P>;
+    type V = (Lanes, Lanes);
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn pack(&self, xs: [&Self::F; 8]) -> Self::V {
+        // SAFETY: same features.
+        unsafe {
+            (
+                pack(core::array::from_fn(|l| &xs[l].c0)),
+                pack(core::array::from_fn(|l| &xs[l].c1)),
+            )
+        }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn unpack(&self, v: &Self::V) -> [Self::F; 8] {
+        // SAFETY: same features.
+        let (c0, c1): ([P::Fp; 8], [P::Fp; 8]) =
+            unsafe { (unpack(&v.0, &self.c), unpack(&v.1, &self.c)) };
+        core::array::from_fn(|l| ark_ff::Fp2::new(c0[l], c1[l]))
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn sub(&self, a: &Self::V, b: &Self::V) -> Self::V {
+        // SAFETY: same features.
+        unsafe { (sub(&a.0, &b.0, &self.c), sub(&a.1, &b.1, &self.c)) }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul(&self, a: &Self::V, b: &Self::V) -> Self::V {
+        let c = &self.c;
+        // SAFETY: same features.
+        unsafe {
+            let v0 = mul(&a.0, &b.0, c);
+            let v1 = mul(&a.1, &b.1, c);
+            let s = mul(&add(&a.0, &a.1, c), &add(&b.0, &b.1, c), c);
+            // (a0 + a1 u)(b0 + b1 u) with u^2 = -1.
+            (sub(&v0, &v1, c), sub(&sub(&s, &v0, c), &v1, c))
+        }
+    }
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn mul_int(&self, a: &Self::V, k: &Lanes) -> Self::V {
+        // SAFETY: same features.
+        unsafe { (mul(&a.0, k, &self.c), mul(&a.1, k, &self.c)) }
+    }
+}
+
 /// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`: affine points added by
 /// the chord rule, all inverses from one batched inversion (Montgomery's
 /// trick over eight interleaved product chains, then one scalar batch
@@ -322,32 +466,75 @@ pub unsafe fn add_affine_batch<F: MontField>(
     qy: &[F],
     c: &Consts,
 ) {
+    let base = Base {
+        c: *c,
+        _f: core::marker::PhantomData::<F>,
+    };
+    // SAFETY: same features; forwarded contract.
+    unsafe { chords(&base, px, py, qx, qy, &F::from(256u64).mont_limbs()) }
+}
+
+/// [`add_affine_batch`] over `Fp2<P>` whose non-residue is -1 (BN254's
+/// Fq2, the base field of G2).
+///
+/// # Safety
+/// As for [`add_affine_batch`], with `P::Fp` of four limbs and
+/// `P::NONRESIDUE == -1`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub unsafe fn add_affine_batch_fp2<P: ark_ff::Fp2Config>(
+    px: &mut [ark_ff::Fp2<P>],
+    py: &mut [ark_ff::Fp2<P>],
+    qx: &[ark_ff::Fp2<P>],
+    qy: &[ark_ff::Fp2<P>],
+) where
+    P::Fp: MontField,
+{
+    let quad = Quadratic {
+        c: Consts::of::<P::Fp>(),
+        _p: core::marker::PhantomData::<P>,
+    };
+    // SAFETY: same features; forwarded contract.
+    unsafe { chords(&quad, px, py, qx, qy, &P::Fp::from(256u64).mont_limbs()) }
+}
+
+/// The chord additions of [`add_affine_batch`] on any [`Arith8`];
+/// `two_264` holds the limbs of `2^264 mod p` (the stored form of 256).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn chords<A: Arith8>(
+    a: &A,
+    px: &mut [A::F],
+    py: &mut [A::F],
+    qx: &[A::F],
+    qy: &[A::F],
+    two_264: &[u64; 4],
+) {
     let n = px.len();
     debug_assert!(py.len() == n && qx.len() == n && qy.len() == n);
     if n == 0 {
         return;
     }
     let groups = n.div_ceil(8);
-    let (zero, one) = (F::zero(), F::one());
+    let (zero, one) = (<A::F as ark_ff::Zero>::zero(), <A::F as ark_ff::One>::one());
     // Lanes past the end add (1, 0) to (0, 0): a non-zero denominator.
-    let lane = |s: &[F], i: usize, pad: &F| -> F { s.get(i).copied().unwrap_or(*pad) };
+    let lane = |s: &[A::F], i: usize, pad: &A::F| -> A::F { s.get(i).copied().unwrap_or(*pad) };
     // SAFETY (whole body): the features are enabled for this function.
     unsafe {
         let mut dx = Vec::with_capacity(groups);
         let mut dy = Vec::with_capacity(groups);
-        let mut prefix: Vec<Lanes> = Vec::with_capacity(groups);
+        let mut prefix: Vec<A::V> = Vec::with_capacity(groups);
         for t in 0..groups {
             let i = 8 * t;
-            let xp: [F; 8] = core::array::from_fn(|l| lane(px, i + l, &zero));
-            let xq: [F; 8] = core::array::from_fn(|l| lane(qx, i + l, &one));
-            let yp: [F; 8] = core::array::from_fn(|l| lane(py, i + l, &zero));
-            let yq: [F; 8] = core::array::from_fn(|l| lane(qy, i + l, &zero));
-            let d = sub(&pack(each(&xq)), &pack(each(&xp)), c);
-            dy.push(sub(&pack(each(&yq)), &pack(each(&yp)), c));
+            let xp: [A::F; 8] = core::array::from_fn(|l| lane(px, i + l, &zero));
+            let xq: [A::F; 8] = core::array::from_fn(|l| lane(qx, i + l, &one));
+            let yp: [A::F; 8] = core::array::from_fn(|l| lane(py, i + l, &zero));
+            let yq: [A::F; 8] = core::array::from_fn(|l| lane(qy, i + l, &zero));
+            let d = a.sub(&a.pack(each(&xq)), &a.pack(each(&xp)));
+            dy.push(a.sub(&a.pack(each(&yq)), &a.pack(each(&yp))));
             // Stored prefix_t = (d_0 ... d_t) R / 16^t: each product of two
             // R-form values picks up a factor 2^256 / 2^260.
             let pre = match prefix.last() {
-                Some(last) => mul(last, &d, c),
+                Some(last) => a.mul(last, &d),
                 None => d,
             };
             prefix.push(pre);
@@ -357,30 +544,30 @@ pub unsafe fn add_affine_batch<F: MontField>(
         // their inverses times 16^(T+1) start the way back, which then
         // yields every 1/d_t in R' form.
         let last = groups - 1;
-        let mut tops: [F; 8] = unpack(&prefix[last], c);
+        let mut tops: [A::F; 8] = a.unpack(&prefix[last]);
         ark_ff::batch_inversion(&mut tops);
-        let sixteen = F::from(16u64);
+        let sixteen = A::F::from(16u64);
         let tops = tops.map(|v| v * sixteen);
-        let mut inv = pack(each(&tops));
-        // 2^264 mod p: mul(x R, this) = x R * 16 = x R' (R' form).
-        let to_r260 = splat(&split52(&F::from(256u64).mont_limbs(), 0));
+        let mut inv = a.pack(each(&tops));
+        // mul(x R, 2^264 mod p) = x R * 16 = x R' (R' form).
+        let to_r260 = splat(&split52(two_264, 0));
         for t in (0..groups).rev() {
             let d_inv = if t > 0 {
-                let d_inv = mul(&inv, &prefix[t - 1], c);
-                inv = mul(&inv, &dx[t], c);
+                let d_inv = a.mul(&inv, &prefix[t - 1]);
+                inv = a.mul(&inv, &dx[t]);
                 d_inv
             } else {
                 inv
             };
             let i = 8 * t;
-            let xp = pack(core::array::from_fn(|l| px.get(i + l).unwrap_or(&zero)));
-            let xq = pack(core::array::from_fn(|l| qx.get(i + l).unwrap_or(&one)));
-            let yp = pack(core::array::from_fn(|l| py.get(i + l).unwrap_or(&zero)));
-            let lambda = mul(&dy[t], &d_inv, c);
-            let lambda_r = mul(&lambda, &to_r260, c);
-            let x3 = sub(&sub(&mul(&lambda, &lambda_r, c), &xp, c), &xq, c);
-            let y3 = sub(&mul(&lambda_r, &sub(&xp, &x3, c), c), &yp, c);
-            let (x3, y3): ([F; 8], [F; 8]) = (unpack(&x3, c), unpack(&y3, c));
+            let xp = a.pack(core::array::from_fn(|l| px.get(i + l).unwrap_or(&zero)));
+            let xq = a.pack(core::array::from_fn(|l| qx.get(i + l).unwrap_or(&one)));
+            let yp = a.pack(core::array::from_fn(|l| py.get(i + l).unwrap_or(&zero)));
+            let lambda = a.mul(&dy[t], &d_inv);
+            let lambda_r = a.mul_int(&lambda, &to_r260);
+            let x3 = a.sub(&a.sub(&a.mul(&lambda, &lambda_r), &xp), &xq);
+            let y3 = a.sub(&a.mul(&lambda_r, &a.sub(&xp, &x3)), &yp);
+            let (x3, y3) = (a.unpack(&x3), a.unpack(&y3));
             let m = 8.min(n - i);
             px[i..i + m].copy_from_slice(&x3[..m]);
             py[i..i + m].copy_from_slice(&y3[..m]);
@@ -389,6 +576,6 @@ pub unsafe fn add_affine_batch<F: MontField>(
 }
 
 /// References to the eight elements of `a`.
-fn each<F>(a: &[F; 8]) -> [&F; 8] {
+fn each<T>(a: &[T; 8]) -> [&T; 8] {
     core::array::from_fn(|l| &a[l])
 }

@@ -159,3 +159,46 @@ fn affine_batch_matches_arkworks() {
         }
     }
 }
+
+/// The same over BN254's Fq2 (G2's base field): random G2 points.
+#[test]
+fn affine_batch_fp2_matches_arkworks() {
+    use ark_bn254::{Fq2, G2Affine, G2Projective};
+    use ark_ec::{AffineRepr, CurveGroup};
+    use ark_ff::UniformRand;
+    let Some(token) = Ifma::detect() else {
+        println!("SKIPPED: affine_batch_fp2_matches_arkworks (this CPU lacks AVX-512 IFMA)");
+        return;
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    for n in [0usize, 1, 7, 8, 9, 33, 256] {
+        let p: Vec<G2Affine> = (0..n)
+            .map(|_| G2Projective::rand(&mut rng).into_affine())
+            .collect();
+        let q: Vec<G2Affine> = (0..n)
+            .map(|_| G2Projective::rand(&mut rng).into_affine())
+            .collect();
+        let (mut px, mut py): (Vec<Fq2>, Vec<Fq2>) = p.iter().map(|a| (a.x, a.y)).unzip();
+        let (qx, qy): (Vec<Fq2>, Vec<Fq2>) = q.iter().map(|a| (a.x, a.y)).unzip();
+        assert!(token.add_affine_batch_fp2(&mut px, &mut py, &qx, &qy));
+        for i in 0..n {
+            let want = (p[i].into_group() + q[i]).into_affine();
+            assert_eq!((px[i], py[i]), (want.x, want.y), "n = {n}, i = {i}");
+        }
+    }
+    // Refused, untouched: unequal lengths, and a non-residue other than -1
+    // (BLS12-381's Fq2 has -1 too, but six-limb Fq).
+    let mut x = vec![Fq2::from(3u64); 2];
+    let mut y = x.clone();
+    assert!(!token.add_affine_batch_fp2(&mut x, &mut y, &[Fq2::from(5u64)], &[Fq2::from(7u64)]));
+    assert_eq!(x, vec![Fq2::from(3u64); 2]);
+    let mut a = vec![ark_bls12_381::Fq2::from(3u64)];
+    let mut b = a.clone();
+    assert!(!token.add_affine_batch_fp2(
+        &mut a,
+        &mut b,
+        &[ark_bls12_381::Fq2::from(4u64)],
+        &[ark_bls12_381::Fq2::from(5u64)]
+    ));
+    assert_eq!(a, vec![ark_bls12_381::Fq2::from(3u64)]);
+}
