@@ -3,6 +3,13 @@
 //! grid: dense 2^10..2^16, sparse (sqrt(d) and 1/100 nonzero) at 2^16, and
 //! 64-bit scalars at 2^14 (arkworks' `msm_u64` is the reference there).
 //! `cargo bench --bench msm`; `compare msm` gives interleaved medians.
+//!
+//! `ZKACCEL_BENCH_MSM_FULL=1` adds issue 4's whole grid (hours on a 2-core
+//! machine): sizes 2^10, 2^12, ..., 2^20 (`ZKACCEL_BENCH_MSM_LOG_MAX`
+//! lowers the top), densities 1, sqrt(n)/n, 1/100 and 1/1000, scalar widths
+//! 1, 8, 16, 32, 64 and full; per cell arkworks' `msm` and every algorithm
+//! (the naive sum and the per-term DBC method only where at most 2^10
+//! scalars are non-zero, Strauss only up to 2^10 terms).
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::VariableBaseMSM;
@@ -66,6 +73,9 @@ fn bench_msm(c: &mut Criterion) {
             &[MsmAlgorithm::Auto, MsmAlgorithm::Pippenger],
         );
     }
+    if std::env::var("ZKACCEL_BENCH_MSM_FULL").is_ok_and(|v| v == "1") {
+        full_grid(&mut rng, &mut run);
+    }
     let b14 = &b[..1 << 14];
     let small: Vec<u64> = (0..1 << 14).map(|_| rng.gen()).collect();
     let small_fr: Vec<Fr> = small.iter().map(|&x| Fr::from(x)).collect();
@@ -78,6 +88,64 @@ fn bench_msm(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// Issue 4's grid; see the module docs.
+fn full_grid(
+    rng: &mut ChaCha20Rng,
+    run: &mut impl FnMut(String, &[G1Affine], &[Fr], &[MsmAlgorithm]),
+) {
+    let log_max: usize = std::env::var("ZKACCEL_BENCH_MSM_LOG_MAX")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    let all = bases(rng, 1 << log_max);
+    for log_n in (10..=log_max).step_by(2) {
+        let n = 1usize << log_n;
+        let b = &all[..n];
+        let densities = [
+            ("1", n),
+            ("sqrt", (n as f64).sqrt() as usize),
+            ("1/100", (n / 100).max(1)),
+            ("1/1000", (n / 1000).max(1)),
+        ];
+        for (density, nonzero) in densities {
+            for bits in [1u32, 8, 16, 32, 64, 0] {
+                let mut s = vec![Fr::from(0u64); n];
+                let mut placed = 0;
+                while placed < nonzero {
+                    let i = if nonzero == n {
+                        placed
+                    } else {
+                        rng.gen_range(0..n)
+                    };
+                    s[i] = match bits {
+                        0 => Fr::rand(rng),
+                        64 => Fr::from(rng.gen::<u64>()),
+                        k => Fr::from(rng.gen::<u64>() & ((1u64 << k) - 1)),
+                    };
+                    placed += 1;
+                }
+                let mut algs = vec![
+                    MsmAlgorithm::Auto,
+                    MsmAlgorithm::Pippenger,
+                    MsmAlgorithm::PippengerGlv,
+                ];
+                if n <= 1 << 10 {
+                    algs.push(MsmAlgorithm::Strauss);
+                }
+                if nonzero <= 1 << 10 {
+                    algs.extend([MsmAlgorithm::DbcPerTerm, MsmAlgorithm::Naive]);
+                }
+                let width = if bits == 0 {
+                    "full".to_string()
+                } else {
+                    bits.to_string()
+                };
+                run(format!("grid-2^{log_n}-d{density}-b{width}"), b, &s, &algs);
+            }
+        }
+    }
 }
 
 criterion_group!(benches, bench_msm);
