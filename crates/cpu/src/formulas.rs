@@ -103,68 +103,82 @@ pub fn chord_batch<F: Field, O: FieldOps<F>>(
 /// ([`FieldOps::add_affine_batch`], eight additions per vector with
 /// zkaccel-ff's `ifma` lanes): the bucket accumulation of the Pippenger MSM.
 #[derive(Clone, Copy, Debug)]
-pub struct AdxOps {
+pub struct AdxOps(Kernels);
+
+/// zkaccel-ff's kernel tokens behind [`AdxOps`] and [`AdxFp2Ops`]: the
+/// BMI2/ADX one, and the AVX-512 IFMA one where the CPU has it and it is
+/// wanted.
+#[derive(Clone, Copy, Debug)]
+struct Kernels {
     adx: zkaccel_ff::Adx,
     #[cfg(target_arch = "x86_64")]
     lanes: Option<zkaccel_ff::ifma::Ifma>,
 }
 
-impl AdxOps {
-    /// `Some` on CPUs with BMI2 and ADX.
-    pub fn new() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(|adx| AdxOps {
+impl Kernels {
+    /// `Some` on CPUs with BMI2 and ADX; the IFMA token only if `lanes`.
+    fn detect(lanes: bool) -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(|adx| Kernels {
             adx,
             #[cfg(target_arch = "x86_64")]
-            lanes: zkaccel_ff::ifma::Ifma::detect(),
+            lanes: zkaccel_ff::ifma::Ifma::detect().filter(|_| lanes),
         })
     }
 
-    /// [`AdxOps::new`] without the AVX-512 IFMA bulk additions (one addition
-    /// at a time, as on CPUs without it); for tests and benchmarks.
-    pub fn without_lanes() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(|adx| AdxOps {
-            adx,
-            #[cfg(target_arch = "x86_64")]
-            lanes: None,
-        })
-    }
-}
-
-impl<F: MontField> FieldOps<F> for AdxOps {
-    #[inline(always)]
-    fn mul(&mut self, a: &F, b: &F) -> F {
-        self.adx.mul(a, b)
-    }
-    #[inline(always)]
-    fn sqr(&mut self, a: &F) -> F {
-        self.adx.mul(a, a)
-    }
-    #[inline(always)]
-    fn add(&mut self, a: &F, b: &F) -> F {
-        self.adx.add(a, b)
-    }
-    #[inline(always)]
-    fn sub(&mut self, a: &F, b: &F) -> F {
-        self.adx.sub(a, b)
-    }
-    #[inline(always)]
-    fn double(&mut self, a: &F) -> F {
-        self.adx.add(a, a)
-    }
-    #[inline(always)]
-    fn has_affine_batch(&self) -> bool {
+    /// Whether the IFMA token is held.
+    fn has_lanes(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            F::ADX_MUL && self.lanes.is_some()
+            self.lanes.is_some()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
             false
         }
     }
+}
+
+impl AdxOps {
+    /// `Some` on CPUs with BMI2 and ADX.
+    pub fn new() -> Option<Self> {
+        Kernels::detect(true).map(AdxOps)
+    }
+
+    /// [`AdxOps::new`] without the AVX-512 IFMA bulk additions (one addition
+    /// at a time, as on CPUs without it); for tests and benchmarks.
+    pub fn without_lanes() -> Option<Self> {
+        Kernels::detect(false).map(AdxOps)
+    }
+}
+
+impl<F: MontField> FieldOps<F> for AdxOps {
+    #[inline(always)]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        self.0.adx.mul(a, b)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &F) -> F {
+        self.0.adx.mul(a, a)
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        self.0.adx.add(a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        self.0.adx.sub(a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        self.0.adx.add(a, a)
+    }
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        F::ADX_MUL && self.0.has_lanes()
+    }
     fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F]) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(lanes) = self.lanes {
+        if let Some(lanes) = self.0.lanes {
             if lanes.add_affine_batch(px, py, qx, qy) {
                 return;
             }
@@ -176,35 +190,23 @@ impl<F: MontField> FieldOps<F> for AdxOps {
 /// [`AdxOps`] for quadratic extensions `Fp2` of a field the kernels cover
 /// (G2 of BN254): Karatsuba multiplication (3 base multiplications; 2 for
 /// squaring when the non-residue is -1), component-wise additions.
-#[derive(Clone, Copy, Debug)]
 ///
 /// On CPUs with AVX-512 IFMA it also adds affine points in bulk where the
 /// non-residue is -1 (BN254's Fq2: G2's bucket accumulation), eight per
 /// vector pair.
-pub struct AdxFp2Ops {
-    adx: zkaccel_ff::Adx,
-    #[cfg(target_arch = "x86_64")]
-    lanes: Option<zkaccel_ff::ifma::Ifma>,
-}
+#[derive(Clone, Copy, Debug)]
+pub struct AdxFp2Ops(Kernels);
 
 impl AdxFp2Ops {
     /// `Some` on CPUs with BMI2 and ADX.
     pub fn new() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(|adx| AdxFp2Ops {
-            adx,
-            #[cfg(target_arch = "x86_64")]
-            lanes: zkaccel_ff::ifma::Ifma::detect(),
-        })
+        Kernels::detect(true).map(AdxFp2Ops)
     }
 
     /// [`AdxFp2Ops::new`] without the AVX-512 IFMA bulk additions; for
     /// tests and benchmarks.
     pub fn without_lanes() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(|adx| AdxFp2Ops {
-            adx,
-            #[cfg(target_arch = "x86_64")]
-            lanes: None,
-        })
+        Kernels::detect(false).map(AdxFp2Ops)
     }
 }
 
@@ -214,7 +216,7 @@ where
 {
     #[inline(always)]
     fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        let k = self.adx;
+        let k = self.0.adx;
         let v0 = k.mul(&a.c0, &b.c0);
         let v1 = k.mul(&a.c1, &b.c1);
         let sa = k.add(&a.c0, &a.c1);
@@ -227,7 +229,7 @@ where
     }
     #[inline(always)]
     fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
-        let k = self.adx;
+        let k = self.0.adx;
         if P::NONRESIDUE == -P::Fp::ONE {
             // (a0 + a1 u)^2 with u^2 = -1: (a0 + a1)(a0 - a1) + 2 a0 a1 u.
             let s = k.add(&a.c0, &a.c1);
@@ -240,11 +242,11 @@ where
     }
     #[inline(always)]
     fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        Fp2::new(self.adx.add(&a.c0, &b.c0), self.adx.add(&a.c1, &b.c1))
+        Fp2::new(self.0.adx.add(&a.c0, &b.c0), self.0.adx.add(&a.c1, &b.c1))
     }
     #[inline(always)]
     fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        Fp2::new(self.adx.sub(&a.c0, &b.c0), self.adx.sub(&a.c1, &b.c1))
+        Fp2::new(self.0.adx.sub(&a.c0, &b.c0), self.0.adx.sub(&a.c1, &b.c1))
     }
     #[inline(always)]
     fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
@@ -252,14 +254,7 @@ where
     }
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            P::Fp::ADX_MUL && self.lanes.is_some() && P::NONRESIDUE == -P::Fp::ONE
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+        P::Fp::ADX_MUL && self.0.has_lanes() && P::NONRESIDUE == -P::Fp::ONE
     }
     fn add_affine_batch(
         &mut self,
@@ -269,7 +264,7 @@ where
         qy: &[Fp2<P>],
     ) {
         #[cfg(target_arch = "x86_64")]
-        if let Some(lanes) = self.lanes {
+        if let Some(lanes) = self.0.lanes {
             if lanes.add_affine_batch_fp2(px, py, qx, qy) {
                 return;
             }

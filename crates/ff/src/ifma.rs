@@ -183,13 +183,19 @@ pub unsafe fn splat(limbs: &[u64; 5]) -> Lanes {
 #[inline]
 #[target_feature(enable = "avx512f")]
 pub unsafe fn pack<F: MontField>(xs: [&F; 8]) -> Lanes {
-    let mut limbs = [[0u64; 8]; 5];
-    for (l, x) in xs.iter().enumerate() {
-        let y = split52(&x.mont_limbs(), 0);
-        for k in 0..5 {
-            limbs[k][l] = y[k];
-        }
-    }
+    // SAFETY: same features.
+    unsafe { from_limbs(&xs.map(|x| split52(&x.mont_limbs(), 0))) }
+}
+
+/// Eight values given as 52-bit limbs (as [`to_r260`] returns them), one
+/// per lane.
+///
+/// # Safety
+/// See the [module docs](self).
+#[inline]
+#[target_feature(enable = "avx512f")]
+pub unsafe fn from_limbs(values: &[[u64; 5]; 8]) -> Lanes {
+    let limbs: [[u64; 8]; 5] = core::array::from_fn(|k| core::array::from_fn(|l| values[l][k]));
     // SAFETY: each row is 8 u64 = 64 bytes; unaligned loads.
     Lanes(core::array::from_fn(|k| unsafe {
         _mm512_loadu_si512(limbs[k].as_ptr().cast())
@@ -516,8 +522,12 @@ unsafe fn chords<A: Arith8>(
     }
     let groups = n.div_ceil(8);
     let (zero, one) = (<A::F as ark_ff::Zero>::zero(), <A::F as ark_ff::One>::one());
-    // Lanes past the end add (1, 0) to (0, 0): a non-zero denominator.
-    let lane = |s: &[A::F], i: usize, pad: &A::F| -> A::F { s.get(i).copied().unwrap_or(*pad) };
+    // Elements i..i + 8 of `s`; lanes past the end add (1, 0) to (0, 0),
+    // which keeps every denominator non-zero.
+    // SAFETY: the features are enabled for this function.
+    let gather = |s: &[A::F], i: usize, pad: &A::F| unsafe {
+        a.pack(core::array::from_fn(|l| s.get(i + l).unwrap_or(pad)))
+    };
     // SAFETY (whole body): the features are enabled for this function.
     unsafe {
         let mut dx = Vec::with_capacity(groups);
@@ -525,12 +535,8 @@ unsafe fn chords<A: Arith8>(
         let mut prefix: Vec<A::V> = Vec::with_capacity(groups);
         for t in 0..groups {
             let i = 8 * t;
-            let xp: [A::F; 8] = core::array::from_fn(|l| lane(px, i + l, &zero));
-            let xq: [A::F; 8] = core::array::from_fn(|l| lane(qx, i + l, &one));
-            let yp: [A::F; 8] = core::array::from_fn(|l| lane(py, i + l, &zero));
-            let yq: [A::F; 8] = core::array::from_fn(|l| lane(qy, i + l, &zero));
-            let d = a.sub(&a.pack(each(&xq)), &a.pack(each(&xp)));
-            dy.push(a.sub(&a.pack(each(&yq)), &a.pack(each(&yp))));
+            let d = a.sub(&gather(qx, i, &one), &gather(px, i, &zero));
+            dy.push(a.sub(&gather(qy, i, &zero), &gather(py, i, &zero)));
             // Stored prefix_t = (d_0 ... d_t) R / 16^t: each product of two
             // R-form values picks up a factor 2^256 / 2^260.
             let pre = match prefix.last() {
@@ -560,9 +566,11 @@ unsafe fn chords<A: Arith8>(
                 inv
             };
             let i = 8 * t;
-            let xp = a.pack(core::array::from_fn(|l| px.get(i + l).unwrap_or(&zero)));
-            let xq = a.pack(core::array::from_fn(|l| qx.get(i + l).unwrap_or(&one)));
-            let yp = a.pack(core::array::from_fn(|l| py.get(i + l).unwrap_or(&zero)));
+            let (xp, xq, yp) = (
+                gather(px, i, &zero),
+                gather(qx, i, &one),
+                gather(py, i, &zero),
+            );
             let lambda = a.mul(&dy[t], &d_inv);
             let lambda_r = a.mul_int(&lambda, &to_r260);
             let x3 = a.sub(&a.sub(&a.mul(&lambda, &lambda_r), &xp), &xq);

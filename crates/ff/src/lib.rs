@@ -92,14 +92,6 @@ fn limbs4<const N: usize>(x: &[u64; N]) -> &[u64; 4] {
     x[..].try_into().expect("ADX_MUL implies 4 limbs")
 }
 
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn from4<C: MontConfig<N>, const N: usize>(r: [u64; 4]) -> Fp<MontBackend<C, N>, N> {
-    let mut limbs = [0u64; N];
-    limbs.copy_from_slice(&r);
-    Fp::new_unchecked(ark_ff::BigInt(limbs))
-}
-
 /// Proof that this CPU runs the BMI2/ADX kernel: the safe entry point to the
 /// assembly. Fields the kernels do not cover (`!F::ADX_MUL`) take the
 /// portable branch-free path inside each method, so every method is valid
@@ -223,7 +215,7 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         {
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
             // SAFETY: forwarded from the caller (ADX_MUL and CPU support).
-            from4(unsafe { x86_64::mont_mul_4(a, b, &AsmConsts::<C, N>::PINV) })
+            Self::from_mont_limbs(unsafe { x86_64::mont_mul_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -237,7 +229,7 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         {
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
             // SAFETY: ADX_MUL (from the caller) gives 4 limbs and p < 2^255.
-            from4(unsafe { x86_64::add_4(a, b, &AsmConsts::<C, N>::PINV) })
+            Self::from_mont_limbs(unsafe { x86_64::add_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -251,7 +243,7 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         {
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
             // SAFETY: ADX_MUL (from the caller) gives 4 limbs.
-            from4(unsafe { x86_64::sub_4(a, b, &AsmConsts::<C, N>::PINV) })
+            Self::from_mont_limbs(unsafe { x86_64::sub_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

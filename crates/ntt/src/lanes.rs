@@ -116,19 +116,6 @@ fn lane_powers<F: MontField>(x: F, step: F) -> [[u64; 5]; LANES] {
     })
 }
 
-/// Eight R'-form values, one per lane.
-///
-/// # Safety
-/// AVX-512F available.
-#[target_feature(enable = "avx512f")]
-unsafe fn lanes_of(values: &[[u64; 5]; LANES]) -> Lanes {
-    let limbs: [[u64; LANES]; 5] = core::array::from_fn(|k| core::array::from_fn(|l| values[l][k]));
-    // SAFETY: 64-byte rows, unaligned loads; the feature is enabled.
-    Lanes(core::array::from_fn(|k| unsafe {
-        core::arch::x86_64::_mm512_loadu_si512(limbs[k].as_ptr().cast())
-    }))
-}
-
 /// The column pass for columns `c0..c0 + 8`: gather (with the coset powers),
 /// DIF of size `n1`, the inter-pass twiddles `w_n^(j2 * k1)`, scatter.
 ///
@@ -155,7 +142,7 @@ unsafe fn column_block<F: MontField>(
         buf.reserve_exact(n1);
         let mut cur = coset.map(|(g, step)| {
             (
-                lanes_of(&lane_powers(g.pow([c0 as u64]), g)),
+                ifma::from_limbs(&lane_powers(g.pow([c0 as u64]), g)),
                 ifma::splat(&ifma::to_r260(&step)),
             )
         });
@@ -171,7 +158,7 @@ unsafe fn column_block<F: MontField>(
         dif(buf, tw, c);
         // Column j2 = c0 + l: element at row bitrev(k) times w^(j2 k), with
         // two interleaved power chains (w^k, w^(k+1)).
-        let w = lanes_of(&lane_powers(root.pow([c0 as u64]), root));
+        let w = ifma::from_limbs(&lane_powers(root.pow([c0 as u64]), root));
         let w2 = ifma::mul(&w, &w, c);
         let (mut even, mut odd) = (ifma::splat(&ifma::to_r260(&F::one())), w);
         for k in (0..n1).step_by(2) {
@@ -240,7 +227,7 @@ unsafe fn row_block<F: MontField>(
                     let e = bitrev(r0 + l, k1) as u64;
                     ifma::to_r260(&(p.factor * p.offset.pow([e])))
                 });
-                let base = lanes_of(&base);
+                let base = ifma::from_limbs(&base);
                 for (q, v) in buf.iter_mut().enumerate() {
                     let f = ifma::mul(&base, &ifma::splat(&p.powers[bitrev(q, k2)]), c);
                     *v = ifma::mul(v, &f, c);
