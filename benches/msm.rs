@@ -8,8 +8,10 @@
 //! machine): sizes 2^10, 2^12, ..., 2^20 (`ZKACCEL_BENCH_MSM_LOG_MAX`
 //! lowers the top), densities 1, sqrt(n)/n, 1/100 and 1/1000, scalar widths
 //! 1, 8, 16, 32, 64 and full; per cell arkworks' `msm` and every algorithm
-//! (the naive sum and the per-term DBC method only where at most 2^10
-//! scalars are non-zero, Strauss only up to 2^10 terms).
+//! except where its cost makes it hopeless (`support/grid.rs` says where).
+//! `cargo run --release --example msm_grid` runs the same cells with
+//! interleaved paired ratios, which resolve Auto against the best single
+//! algorithm better than separate criterion runs on a noisy machine.
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::VariableBaseMSM;
@@ -20,6 +22,8 @@ use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use zkaccel::cpu::{msm_with, MsmAlgorithm};
 
+#[path = "support/grid.rs"]
+mod grid;
 #[path = "support/inputs.rs"]
 mod inputs;
 
@@ -90,7 +94,7 @@ fn bench_msm(c: &mut Criterion) {
     group.finish();
 }
 
-/// Issue 4's grid; see the module docs.
+/// Issue 4's grid (`support/grid.rs`); see the module docs.
 fn full_grid(
     rng: &mut ChaCha20Rng,
     run: &mut impl FnMut(String, &[G1Affine], &[Fr], &[MsmAlgorithm]),
@@ -103,45 +107,11 @@ fn full_grid(
     for log_n in (10..=log_max).step_by(2) {
         let n = 1usize << log_n;
         let b = &all[..n];
-        let densities = [
-            ("1", n),
-            ("sqrt", (n as f64).sqrt() as usize),
-            ("1/100", (n / 100).max(1)),
-            ("1/1000", (n / 1000).max(1)),
-        ];
-        for (density, nonzero) in densities {
-            for bits in [1u32, 8, 16, 32, 64, 0] {
-                let mut s = vec![Fr::from(0u64); n];
-                let mut placed = 0;
-                while placed < nonzero {
-                    let i = if nonzero == n {
-                        placed
-                    } else {
-                        rng.gen_range(0..n)
-                    };
-                    s[i] = match bits {
-                        0 => Fr::rand(rng),
-                        64 => Fr::from(rng.gen::<u64>()),
-                        k => Fr::from(rng.gen::<u64>() & ((1u64 << k) - 1)),
-                    };
-                    placed += 1;
-                }
-                let mut algs = vec![
-                    MsmAlgorithm::Auto,
-                    MsmAlgorithm::Pippenger,
-                    MsmAlgorithm::PippengerGlv,
-                ];
-                if n <= 1 << 10 {
-                    algs.push(MsmAlgorithm::Strauss);
-                }
-                if nonzero <= 1 << 10 {
-                    algs.extend([MsmAlgorithm::DbcPerTerm, MsmAlgorithm::Naive]);
-                }
-                let width = if bits == 0 {
-                    "full".to_string()
-                } else {
-                    bits.to_string()
-                };
+        for density in grid::DENSITIES {
+            for bits in grid::WIDTHS {
+                let s = grid::scalars(n, density, bits, rng);
+                let algs = grid::algorithms(n, grid::nonzero(n, density));
+                let width = grid::width_label(bits);
                 run(format!("grid-2^{log_n}-d{density}-b{width}"), b, &s, &algs);
             }
         }

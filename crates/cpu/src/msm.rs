@@ -3,11 +3,11 @@
 //! | algorithm | what it does | where it wins |
 //! |---|---|---|
 //! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, XYZZ buckets, running-sum reduction, windows in parallel | dense inputs beyond a few dozen terms |
-//! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | 2^12-2^14 dense full-width terms (4-7%); slower from 2^16 |
-//! | [`MsmAlgorithm::Strauss`] | interleaved wNAF, all tables normalised with one inversion | a few terms (libsecp256k1's crossover is about 88) |
+//! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | dense full-width terms up to about 2^10 (5-20%) and 2^12-2^14 (4-30%); slower from 2^16 |
+//! | [`MsmAlgorithm::Strauss`] | interleaved wNAF (NAF for narrow scalars, no table), all tables normalised with one inversion, split over the threads where each part has enough work | a few terms: up to 4-24 by scalar width here (libsecp256k1's crossover is about 88: it has no parallel bucket method) |
 //! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
 //! | [`MsmAlgorithm::Naive`] | arkworks' own `P * k` per term, summed | the reference |
-//! | [`MsmAlgorithm::Auto`] | drops zero scalars, adds the bases of scalar one directly, sizes windows to the widest remaining scalar, then picks Strauss, Pippenger with the GLV split ([`GLV_AUTO_TERMS`]) or Pippenger | everything |
+//! | [`MsmAlgorithm::Auto`] | drops zero scalars and adds the bases of scalar one directly (where they are at least 1/16 of the terms), sizes windows to the widest remaining scalar, then picks one GLV scalar multiplication per term (up to [`GLV_PER_THREAD`] wide terms a thread), Strauss ([`strauss_max_terms`]), Pippenger with the GLV split ([`GLV_AUTO_TERMS`]) or Pippenger | everything |
 //!
 //! Pippenger's window count follows the effective scalar width, so small
 //! scalars (8, 16, 32, 64 bits) need proportionally fewer windows: that is
@@ -100,8 +100,22 @@ impl fmt::Display for MsmError {
 
 impl std::error::Error for MsmError {}
 
-/// Below this many terms (after filtering), `Auto` runs Strauss.
-pub const STRAUSS_MAX_TERMS: usize = 32;
+/// The most terms (after filtering) for which `Auto` runs Strauss, at any
+/// scalar width ([`strauss_max_terms`] gives the limit per width).
+pub const STRAUSS_MAX_TERMS: usize = 24;
+
+/// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
+/// rather than Pippenger (measured crossovers on BN254 G1 with the field
+/// kernels, 2 threads: about 24 terms for 8-bit scalars, 10 for 16- to
+/// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
+/// fast early).
+pub fn strauss_max_terms(bits: u32) -> usize {
+    match bits {
+        0..=8 => STRAUSS_MAX_TERMS,
+        9..=64 => 10,
+        _ => 4,
+    }
+}
 
 /// `Err(LengthMismatch)` unless there are as many scalars as bases (the
 /// check every [`MsmProvider`] makes first).
@@ -234,7 +248,7 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
     }
     if n <= STRAUSS_MAX_TERMS {
         // A projective copy, 2^(w-2) odd multiples and the wNAF digits.
-        let table = (1usize << (STRAUSS_WINDOW - 2)) * point + size_of::<Projective<P>>();
+        let table = (1usize << (STRAUSS_MAX_WINDOW - 2)) * point + size_of::<Projective<P>>();
         let digits = (bits as usize + 1) * size_of::<(i32, u32)>();
         return filter + n * (table + digits);
     }
@@ -431,10 +445,18 @@ fn parallel_threads() -> usize {
     }
 }
 
-/// Canonical integers of the scalars (out of Montgomery form).
+/// Canonical integers of the scalars (out of Montgomery form); in parallel
+/// from [`PARALLEL_CONVERT`] scalars up (below, waking the thread pool costs
+/// more than the conversions).
 fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
+    if scalars.len() < PARALLEL_CONVERT {
+        return scalars.iter().map(|k| k.into_bigint()).collect();
+    }
     map_indices(scalars.len(), |i| scalars[i].into_bigint())
 }
+
+/// See [`to_bigints`].
+const PARALLEL_CONVERT: usize = 4096;
 
 fn naive<P: SWCurveConfig>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
     bases.iter().zip(scalars).map(|(b, k)| *b * k).sum()
@@ -446,8 +468,8 @@ fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Project
     // out of Montgomery form (which matters for sparse inputs).
     let one = P::ScalarField::from(1u64);
     let trivial = |k: &P::ScalarField| k.is_zero() || *k == one;
-    if !scalars.iter().any(trivial) && !bases.iter().any(|b| b.is_zero()) {
-        // Nothing to filter (dense inputs): no copy of the bases.
+    if !worth_filtering(bases, scalars, trivial) {
+        // Few trivial scalars (dense inputs): no copy of the bases.
         return bucket_or_strauss(bases, &to_bigints(scalars));
     }
     let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
@@ -457,21 +479,66 @@ fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Project
 fn auto_bigint<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
     let one = B::from(1u64);
     let trivial = |k: &B| k.is_zero() || *k == one;
-    if !scalars.iter().any(trivial) && !bases.iter().any(|b| b.is_zero()) {
+    if !worth_filtering(bases, scalars, trivial) {
         return bucket_or_strauss(bases, scalars);
     }
     let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
     ones + bucket_or_strauss(&kept_b, &kept_s)
 }
 
-/// Strauss up to [`STRAUSS_MAX_TERMS`] terms, Pippenger above.
+/// Whether `auto` should copy out the terms with a zero or one scalar: when
+/// a base is the point at infinity (Pippenger's affine buckets need finite
+/// points), or when at least `1 / FILTER_FRACTION` of the scalars are zero
+/// or one. Below that, the copy costs more than it saves: Pippenger skips a
+/// zero digit for free and adds a scalar one in its first window only
+/// (measured: filtering 1% of 2^12 8-bit terms cost 6%).
+fn worth_filtering<P: SWCurveConfig, S>(
+    bases: &[Affine<P>],
+    scalars: &[S],
+    trivial: impl Fn(&S) -> bool,
+) -> bool {
+    let threshold = scalars.len().div_ceil(FILTER_FRACTION).max(1);
+    scalars
+        .iter()
+        .filter(|k| trivial(k))
+        .take(threshold)
+        .count()
+        >= threshold
+        || bases.iter().any(|b| b.is_zero())
+}
+
+/// Wide terms per thread up to which `Auto` multiplies each term on its
+/// own (see `bucket_or_strauss`).
+pub const GLV_PER_THREAD: usize = 1;
+
+/// See [`worth_filtering`].
+const FILTER_FRACTION: usize = 16;
+
+/// Wide scalars on curves where the GLV split applies: up to
+/// [`GLV_PER_THREAD`] terms a thread, one GLV scalar multiplication each
+/// (BN254 G1, 2 threads: 39 us for one term, 52 us for two, against 106
+/// and 119 us for Pippenger with the split; four terms a thread measured
+/// 207 us against 157 at eight terms: this machine's two threads do not
+/// double the throughput). Else Strauss up to [`strauss_max_terms`] terms, Pippenger above,
+/// with the GLV split where [`GLV_AUTO_TERMS`] says it pays.
 fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
     bases: &[Affine<P>],
     scalars: &[B],
 ) -> Projective<P> {
-    if bases.len() <= STRAUSS_MAX_TERMS {
+    let bits = max_bits(scalars);
+    let splits = P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some();
+    if bases.len() <= GLV_PER_THREAD * parallel_threads() && bits > 64 && splits {
+        // Cofactor 1 (every point is in the subgroup), so the GLV scalar
+        // multiplication gives the exact multiple.
+        map_indices(bases.len(), |i| {
+            crate::mul(&bases[i].into(), scalars[i].as_ref(), ScalarMulMethod::Auto)
+                .expect("a field's BigInt is within the scalar size limit (1024 bits)")
+        })
+        .into_iter()
+        .sum()
+    } else if bases.len() <= strauss_max_terms(bits) {
         strauss(bases, scalars)
-    } else if uses_glv::<P>(bases.len(), max_bits(scalars)) {
+    } else if uses_glv::<P>(bases.len(), bits) {
         split_then_pippenger(bases, scalars)
     } else {
         pippenger(bases, scalars)
@@ -479,14 +546,17 @@ fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
 }
 
 /// Term counts for which `Auto` runs [`pippenger_glv`] (where the curve
-/// allows the split): measured 4-7% faster than plain Pippenger at 2^12-2^14
-/// on the development machine, 1.5% at 2^15, 4% slower at 2^16 and 10% at
-/// 2^20 (twice the points to stream), so only this range.
-pub const GLV_AUTO_TERMS: core::ops::Range<usize> = (1 << 12)..(1 << 15);
+/// allows the split). Measured against plain Pippenger on BN254 G1 (AVX-512
+/// IFMA machine, 2 threads, full-width scalars): 12-20% faster from 33 to
+/// 384 terms, 5-10% at 768-1024, 5% slower at 1536, even at 2048 (where
+/// the split terms move to the batch-affine windows), 15-30% faster at
+/// 3072-4096, 4-7% at 2^13-2^14, 1.5% at 2^15, 4% slower at 2^16 and 10%
+/// at 2^20 (twice the points to stream).
+pub const GLV_AUTO_TERMS: [core::ops::Range<usize>; 2] = [0..1280, 2560..(1 << 15)];
 
 /// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
 fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
-    GLV_AUTO_TERMS.contains(&n)
+    GLV_AUTO_TERMS.iter().any(|r| r.contains(&n))
         && bits > GLV_MIN_BITS
         && P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some()
 }
@@ -1012,33 +1082,91 @@ fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     }
 }
 
-/// Window of Strauss' per-base wNAF tables.
-const STRAUSS_WINDOW: u32 = 4;
+/// The widest window of Strauss' per-base wNAF tables.
+const STRAUSS_MAX_WINDOW: u32 = 5;
 
-/// Interleaved wNAF; see the module docs.
-pub fn strauss<P: SWCurveConfig, B: BigInteger>(
+/// Strauss' wNAF window for `terms` scalars of `bits` bits: the `w` in
+/// `2..=5` with the fewest field multiplications (`S = 0.8 M`) for the
+/// tables and the additions. A table of `2^(w-2)` odd multiples costs one
+/// doubling (6 M), `2^(w-2) - 1` full additions (15 M) and a normalisation
+/// (about 6 M a point, plus one inversion, about 250 M, shared by all
+/// bases); the loop adds `bits / (w + 1)` mixed additions (10.2 M) per
+/// term. `w = 2` (NAF) needs no table at all: the affine base is its own.
+/// 8-bit scalars get NAF, full-width ones `w = 4` or 5.
+pub fn strauss_window(terms: usize, bits: u32) -> u32 {
+    let terms = terms.max(1) as f64;
+    let cost = |w: u32| -> f64 {
+        let adds = bits as f64 / (w + 1) as f64 * 10.2;
+        if w == 2 {
+            return adds;
+        }
+        let m = (1u32 << (w - 2)) as f64;
+        6.0 + (m - 1.0) * 15.0 + m * 6.0 + 250.0 / terms + adds
+    };
+    (2..=STRAUSS_MAX_WINDOW)
+        .min_by(|&a, &b| cost(a).total_cmp(&cost(b)))
+        .unwrap_or(2)
+}
+
+/// Interleaved wNAF; see the module docs. The window follows the widest
+/// scalar ([`strauss_window`]); the field arithmetic is the curve's
+/// [`CurveMul::Ops`] where the CPU supports it.
+pub fn strauss<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
+    match P::Ops::detect() {
+        Some(ops) => strauss_with(bases, scalars, ops),
+        None => strauss_with(bases, scalars, Plain),
+    }
+}
+
+fn strauss_with<P: SWCurveConfig, B: BigInteger, O>(
     bases: &[Affine<P>],
     scalars: &[B],
-) -> Projective<P> {
-    let (mut bs, mut recs) = (Vec::new(), Vec::new());
-    for (b, k) in bases.iter().zip(scalars) {
-        if k.is_zero() || b.is_zero() {
-            continue;
-        }
-        bs.push(Projective::from(*b));
-        recs.push(
-            Recoding::wnaf(k.as_ref(), STRAUSS_WINDOW)
-                .expect("field scalars fit and w is in range"),
-        );
-    }
-    if bs.is_empty() {
+    mut ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    let kept: Vec<usize> = (0..bases.len())
+        .filter(|&i| !scalars[i].is_zero() && !bases[i].is_zero())
+        .collect();
+    if kept.is_empty() {
         return Projective::zero();
     }
+    let w = strauss_window(kept.len(), max_bits(scalars));
+    let recs: Vec<Recoding> = kept
+        .iter()
+        .map(|&i| {
+            Recoding::wnaf(scalars[i].as_ref(), w).expect("field scalars fit and w is in range")
+        })
+        .collect();
     let set = FormulaSet::for_curve::<P>();
-    let tables = odd_multiples(&bs, STRAUSS_WINDOW, set, &mut Plain);
-    let refs: Vec<&Recoding> = recs.iter().collect();
-    interleaved(&refs, &tables, set, &mut Plain)
+    let tables = if w == 2 {
+        // NAF: the only odd multiple is the base itself, already affine.
+        kept.iter().map(|&i| vec![bases[i]]).collect()
+    } else {
+        let bs: Vec<Projective<P>> = kept.iter().map(|&i| bases[i].into()).collect();
+        odd_multiples(&bs, w, set, &mut ops)
+    };
+    // Up to one part per thread, each with its own doublings, where every
+    // part gets at least STRAUSS_PART_BITS scalar bits of work.
+    let total_bits = kept.len() * max_bits(scalars) as usize;
+    let parts = (total_bits / STRAUSS_PART_BITS)
+        .clamp(1, parallel_threads())
+        .min(kept.len());
+    let per = kept.len().div_ceil(parts);
+    map_indices(kept.len().div_ceil(per), |p| {
+        let range = p * per..((p + 1) * per).min(kept.len());
+        let refs: Vec<&Recoding> = recs[range.clone()].iter().collect();
+        interleaved(&refs, &tables[range], set, &mut ops.clone())
+    })
+    .into_iter()
+    .sum()
 }
+
+/// Scalar bits a parallel part of [`strauss`] needs at least (a part costs
+/// about `bits / (w + 1)` additions per term plus its own doublings; one
+/// wake-up of the thread pool costs about as much as 20 additions).
+const STRAUSS_PART_BITS: usize = 256;
 
 /// The paper's method: each term by its δ = 1 double-base chain, summed.
 pub fn dbc_per_term<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {

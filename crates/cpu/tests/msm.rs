@@ -130,10 +130,29 @@ fn suite<P: CurveMul>() {
         mixed[i] = if i % 2 == 0 { zero } else { one };
     }
     check(&b, &mixed, "zeros and ones among the scalars");
+    // Fewer zeros and ones than Auto filters out (under 1/16 of the
+    // terms): they go through the bucket method as they are.
+    let mut few_trivial = s.clone();
+    few_trivial[3] = zero;
+    few_trivial[50] = one;
+    few_trivial[99] = zero;
+    check(&b, &few_trivial, "a few zeros and ones, unfiltered");
     for bits in [1u32, 8, 16, 32, 64] {
         let small = small_scalars(&mut rng, 100, bits);
         check(&b, &small, &format!("{bits}-bit scalars"));
+        // Auto's small inputs by width: Strauss with NAF or wNAF tables,
+        // split over the threads or not, and the crossover to Pippenger.
+        for n in [1usize, 2, 3, 5, 9, 10, 11, 24, 25] {
+            check(
+                &b[..n],
+                &small[..n],
+                &format!("{bits}-bit scalars, n = {n}"),
+            );
+        }
     }
+    let mut two_inf = b[..2].to_vec();
+    two_inf[1] = Affine::identity();
+    check(&two_inf, &s[..2], "two terms, one base at infinity");
     // A larger small-scalar case for Pippenger's fewer windows.
     let (b2, _) = random_input::<P>(&mut rng, 2000);
     let small = small_scalars(&mut rng, 2000, 16);
