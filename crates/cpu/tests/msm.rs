@@ -210,6 +210,33 @@ fn suite<P: CurveMul>() {
     pip(&inf, &s3, "infinity among the bases");
     let ones = vec![one; n3];
     pip(&b3, &ones, "all ones through Pippenger");
+    // Point ranges (narrow scalars, more than one thread): each range runs
+    // its own wide window; the ranges' sums are added.
+    let n4 = 3 * zkaccel_cpu::msm::MIN_RANGE_TERMS + 5;
+    #[cfg(feature = "parallel")]
+    if rayon::current_num_threads() > 1 {
+        assert!(
+            zkaccel_cpu::msm::pippenger_plan(n4, 8).1 > 1,
+            "8-bit scalars split the points"
+        );
+    }
+    let (b4, _) = random_input::<P>(&mut rng, n4);
+    for bits in [8u32, 16, 32] {
+        let small = small_scalars(&mut rng, n4, bits);
+        pip(
+            &b4,
+            &small,
+            &format!("{bits}-bit scalars over point ranges"),
+        );
+        let pm4: Vec<Affine<P>> = (0..n4)
+            .map(|i| if i % 2 == 0 { b4[i] } else { -b4[i - 1] })
+            .collect();
+        pip(
+            &pm4,
+            &small,
+            &format!("{bits}-bit scalars, P and -P, point ranges"),
+        );
+    }
     pip(&b3, &small_scalars(&mut rng, n3, 1), "1-bit scalars");
     // Length mismatch is an error, not a panic.
     assert_eq!(
