@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, XYZZ buckets, running-sum reduction, windows in parallel | dense inputs beyond a few dozen terms |
 //! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | dense full-width terms up to about 2^10 (5-20%) and 2^12-2^14 (4-30%); slower from 2^16 |
-//! | [`MsmAlgorithm::Strauss`] | interleaved wNAF (NAF for narrow scalars, no table), all tables normalised with one inversion, split over the threads where each part has enough work | a few terms: up to 4-24 by scalar width here (libsecp256k1's crossover is about 88: it has no parallel bucket method) |
+//! | [`MsmAlgorithm::Strauss`] | interleaved wNAF (NAF for narrow scalars, no table), all tables normalised with one inversion, split over the threads where each part has enough work | a few terms: up to 4-32 by scalar width here (libsecp256k1's crossover is about 88: it has no parallel bucket method) |
 //! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
 //! | [`MsmAlgorithm::Naive`] | arkworks' own `P * k` per term, summed | the reference |
 //! | [`MsmAlgorithm::Auto`] | drops zero scalars and adds the bases of scalar one directly (where they are at least 1/16 of the terms), sizes windows to the widest remaining scalar, then picks one GLV scalar multiplication per term (up to [`GLV_PER_THREAD`] wide terms a thread), Strauss ([`strauss_max_terms`]), Pippenger with the GLV split ([`GLV_AUTO_TERMS`]) or Pippenger | everything |
@@ -102,11 +102,11 @@ impl std::error::Error for MsmError {}
 
 /// The most terms (after filtering) for which `Auto` runs Strauss, at any
 /// scalar width ([`strauss_max_terms`] gives the limit per width).
-pub const STRAUSS_MAX_TERMS: usize = 24;
+pub const STRAUSS_MAX_TERMS: usize = 32;
 
 /// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
 /// rather than Pippenger (measured crossovers on BN254 G1 with the field
-/// kernels, 2 threads: about 24 terms for 8-bit scalars, 10 for 16- to
+/// kernels, 2 threads: about 32 terms for 8-bit scalars, 10 for 16- to
 /// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
 /// fast early).
 pub fn strauss_max_terms(bits: u32) -> usize {
@@ -662,8 +662,10 @@ where
     (ones, kept_b, kept_s)
 }
 
-/// Terms per task of `auto`'s zero/one filter and of [`sum_affine_with`].
-const FILTER_CHUNK: usize = 4096;
+/// Terms per task of `auto`'s zero/one filter and of [`sum_affine_with`]
+/// (small enough that 2^12 1-bit scalars keep both threads busy: with 4096
+/// the sum of their bases ran on one thread, 1.4x slower than Pippenger).
+const FILTER_CHUNK: usize = 1024;
 
 /// `point(0) + ... + point(count - 1)`: parallel chunks accumulated in XYZZ
 /// on `ops`, as `auto` sums the bases of scalars equal to one.
