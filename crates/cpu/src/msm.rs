@@ -555,9 +555,12 @@ fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
 /// IFMA machine, 2 threads, full-width scalars): 12-20% faster from 33 to
 /// 384 terms, 5-10% at 768-1024, 5% slower at 1536, even at 2048 (where
 /// the split terms move to the batch-affine windows), 15-30% faster at
-/// 3072-4096, 4-7% at 2^13-2^14, 1.5% at 2^15, 4% slower at 2^16 and 10%
-/// at 2^20 (twice the points to stream).
-pub const GLV_AUTO_TERMS: [core::ops::Range<usize>; 2] = [0..1280, 2560..(1 << 15)];
+/// 3072-4096, 4-7% at 2^13-2^14, 1.5% at 2^15, 1-4% slower at 2^16, 6-10%
+/// faster at 2^18 (three grid runs), even to 10% slower at 2^20 (twice the
+/// points to stream). The range around 2^18 stops halfway (in log scale)
+/// to the measured losses at 2^17 and 2^20.
+pub const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
+    [0..1280, 2560..(1 << 15), (3 << 16)..(3 << 17)];
 
 /// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
 fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
