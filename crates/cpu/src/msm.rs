@@ -419,6 +419,17 @@ pub(crate) fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Sen
     }
 }
 
+/// `f(range)` over at most `parts` consecutive ranges of `0..len`, of equal
+/// length but the last, in parallel with the `parallel` feature.
+fn map_ranges<R: Send>(
+    len: usize,
+    parts: usize,
+    f: impl Fn(core::ops::Range<usize>) -> R + Sync + Send,
+) -> Vec<R> {
+    let per = len.div_ceil(parts.max(1)).max(1);
+    map_indices(len.div_ceil(per), |p| f(p * per..((p + 1) * per).min(len)))
+}
+
 /// `f(i, &mut items[i])` for every item, in parallel with the `parallel`
 /// feature.
 fn for_each_indexed<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync + Send) {
@@ -509,12 +520,12 @@ fn worth_filtering<S>(scalars: &[S], trivial: impl Fn(&S) -> bool) -> bool {
 /// Scalars [`worth_filtering`] reads at most.
 const FILTER_SAMPLE: usize = 4096;
 
+/// See [`worth_filtering`].
+const FILTER_FRACTION: usize = 16;
+
 /// Wide terms per thread up to which `Auto` multiplies each term on its
 /// own (see `bucket_or_strauss`).
 pub const GLV_PER_THREAD: usize = 1;
-
-/// See [`worth_filtering`].
-const FILTER_FRACTION: usize = 16;
 
 /// Wide scalars on curves where the GLV split applies: up to
 /// [`GLV_PER_THREAD`] terms a thread, one GLV scalar multiplication each
@@ -528,8 +539,7 @@ fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
     scalars: &[B],
 ) -> Projective<P> {
     let bits = max_bits(scalars);
-    let splits = P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some();
-    if bases.len() <= GLV_PER_THREAD * parallel_threads() && bits > 64 && splits {
+    if bases.len() <= GLV_PER_THREAD * parallel_threads() && bits > 64 && glv_splits::<P>() {
         // Cofactor 1 (every point is in the subgroup), so the GLV scalar
         // multiplication gives the exact multiple.
         map_indices(bases.len(), |i| {
@@ -543,10 +553,7 @@ fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
     } else if uses_glv::<P>(bases.len(), bits) {
         split_then_pippenger(bases, scalars)
     } else {
-        match P::Ops::detect() {
-            Some(ops) => pippenger_bits(bases, scalars, bits, ops),
-            None => pippenger_bits(bases, scalars, bits, Plain),
-        }
+        pippenger_known_bits(bases, scalars, bits)
     }
 }
 
@@ -564,9 +571,13 @@ pub const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
 
 /// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
 fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
-    GLV_AUTO_TERMS.iter().any(|r| r.contains(&n))
-        && bits > GLV_MIN_BITS
-        && P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some()
+    GLV_AUTO_TERMS.iter().any(|r| r.contains(&n)) && bits > GLV_MIN_BITS && glv_splits::<P>()
+}
+
+/// Whether the curve allows the GLV split of an MSM's terms
+/// ([`CurveMul::msm_glv_split`]: an endomorphism and cofactor 1).
+fn glv_splits<P: CurveMul>() -> bool {
+    P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some()
 }
 
 /// Scalars up to this width are not split by [`pippenger_glv`]: the halves
@@ -692,7 +703,6 @@ where
     .sum()
 }
 
-/// Bit length of the widest scalar.
 /// The bit length of the bitwise OR of all scalars, which is that of the
 /// widest one: one branch-free pass over the limbs, in parallel chunks for
 /// long inputs (`Auto` reads it before the bucket method: at 2^20 a pass
@@ -710,9 +720,11 @@ pub(crate) fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {
     let acc = if scalars.len() < PARALLEL_CONVERT {
         or(scalars)
     } else {
-        let parts = map_indices(scalars.len().div_ceil(PARALLEL_CONVERT), |c| {
-            or(&scalars[c * PARALLEL_CONVERT..((c + 1) * PARALLEL_CONVERT).min(scalars.len())])
-        });
+        let parts = map_ranges(
+            scalars.len(),
+            scalars.len().div_ceil(PARALLEL_CONVERT),
+            |r| or(&scalars[r]),
+        );
         or(&parts)
     };
     acc.num_bits()
@@ -766,18 +778,14 @@ pub fn pippenger_plan(n: usize, bits: u32) -> (u32, usize) {
         let per = n.div_ceil(parts) as u64 + (1u64 << c);
         (windows.div_ceil(threads as u64) * per, windows * per)
     };
-    (2..=threads.min(n / MIN_RANGE_TERMS))
-        .flat_map(|parts| (1..=20u32).map(move |c| (c, parts)))
-        .fold(
-            single,
-            |best, cand| {
-                if cost(cand) < cost(best) {
-                    cand
-                } else {
-                    best
-                }
-            },
+    // `min_by_key` keeps the first of equal plans: the single range.
+    core::iter::once(single)
+        .chain(
+            (2..=threads.min(n / MIN_RANGE_TERMS))
+                .flat_map(|parts| (1..=20u32).map(move |c| (c, parts))),
         )
+        .min_by_key(|&plan| cost(plan))
+        .unwrap_or(single)
 }
 
 /// The fewest terms of a point range in [`pippenger_plan`].
@@ -855,9 +863,19 @@ const DIGIT_CHUNK: usize = 4096;
 /// [`CurveMul::Ops`] (zkaccel-ff's assembly on BN254) where the CPU supports
 /// it, on arkworks' field operators otherwise.
 pub fn pippenger<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
+    pippenger_known_bits(bases, scalars, max_bits(scalars))
+}
+
+/// [`pippenger`] for scalars of at most `bits` bits (`Auto` knows the width
+/// already).
+fn pippenger_known_bits<P: CurveMul, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+    bits: u32,
+) -> Projective<P> {
     match P::Ops::detect() {
-        Some(ops) => pippenger_with(bases, scalars, ops),
-        None => pippenger_with(bases, scalars, Plain),
+        Some(ops) => pippenger_bits(bases, scalars, bits, ops),
+        None => pippenger_bits(bases, scalars, bits, Plain),
     }
 }
 
@@ -891,9 +909,7 @@ where
     if parts == 1 {
         return pippenger_windows(bases, scalars, bits, c, ops);
     }
-    let per = bases.len().div_ceil(parts);
-    map_indices(bases.len().div_ceil(per), |p| {
-        let range = p * per..((p + 1) * per).min(bases.len());
+    map_ranges(bases.len(), parts, |range| {
         pippenger_windows(&bases[range.clone()], &scalars[range], bits, c, ops)
     })
     .into_iter()
@@ -1234,7 +1250,8 @@ where
     if kept.is_empty() {
         return Projective::zero();
     }
-    let w = strauss_window(kept.len(), max_bits(scalars));
+    let bits = max_bits(scalars);
+    let w = strauss_window(kept.len(), bits);
     let recs: Vec<Recoding> = kept
         .iter()
         .map(|&i| {
@@ -1251,13 +1268,8 @@ where
     };
     // Up to one part per thread, each with its own doublings, where every
     // part gets at least STRAUSS_PART_BITS scalar bits of work.
-    let total_bits = kept.len() * max_bits(scalars) as usize;
-    let parts = (total_bits / STRAUSS_PART_BITS)
-        .clamp(1, parallel_threads())
-        .min(kept.len());
-    let per = kept.len().div_ceil(parts);
-    map_indices(kept.len().div_ceil(per), |p| {
-        let range = p * per..((p + 1) * per).min(kept.len());
+    let parts = (kept.len() * bits as usize / STRAUSS_PART_BITS).clamp(1, parallel_threads());
+    map_ranges(kept.len(), parts, |range| {
         let refs: Vec<&Recoding> = recs[range.clone()].iter().collect();
         interleaved(&refs, &tables[range], set, &mut ops.clone())
     })
