@@ -1,7 +1,9 @@
 //! The GPU backend against arkworks on the same inputs (BN254): `CudaMsm`
 //! (its `Auto`: bucket method for dense inputs) against arkworks' `msm`, and
 //! `CudaNtt` against ark-poly, at 2^16 and 2^ZKACCEL_BENCH_CUDA_LOG_MAX
-//! (default 20). Results are checked equal before timing. Needs the feature
+//! (default 20), and a batch of 64 transforms of 2^12 (one batched launch
+//! per pass, against ark-poly and against the same GPU transforms issued
+//! one vector at a time). Results are checked equal before timing. Needs the feature
 //! `cuda` and a GPU: `cargo bench --features cuda --bench cuda`; elsewhere it
 //! prints SKIPPED with the reason and measures nothing.
 
@@ -79,6 +81,42 @@ fn bench_cuda(c: &mut Criterion) {
             })
         });
     }
+
+    // A batch of small transforms: one upload and one launch per pass for
+    // all of them, against one call per vector.
+    let (log_n, vectors) = (12u32, 64usize);
+    let n = 1usize << log_n;
+    let ark = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
+    let ours = NttDomain::<Fr>::new(n).unwrap();
+    let batch: Vec<Vec<Fr>> = (0..vectors)
+        .map(|_| (0..n).map(|_| Fr::rand(&mut rng)).collect())
+        .collect();
+    let mut got = batch.clone();
+    ntt.transform_batch(&ours, &mut got, Direction::Forward)
+        .unwrap();
+    for (g, v) in got.iter().zip(&batch) {
+        assert_eq!(*g, ark.fft(v), "GPU batched NTT differs");
+    }
+    let label = format!("fft-batch-{vectors}x2^{log_n}");
+    group.bench_function(BenchmarkId::new("ark-poly", &label), |b| {
+        b.iter(|| black_box(batch.iter().map(|v| ark.fft(v)).collect::<Vec<_>>()))
+    });
+    group.bench_function(BenchmarkId::new("zkaccel-cuda", &label), |b| {
+        b.iter(|| {
+            let mut v = batch.clone();
+            black_box(ntt.transform_batch(&ours, &mut v, Direction::Forward).ok())
+        })
+    });
+    group.bench_function(BenchmarkId::new("zkaccel-cuda-one-by-one", &label), |b| {
+        b.iter(|| {
+            let mut v = batch.clone();
+            for x in v.iter_mut() {
+                let one = std::slice::from_mut(x);
+                black_box(ntt.transform_batch(&ours, one, Direction::Forward).ok());
+            }
+            v
+        })
+    });
     group.finish();
 }
 

@@ -64,36 +64,37 @@ extern "C" __global__ void zk_window_reduce(const bn254_g1_xyzz* __restrict__ bu
     window_reduce_body(ZK_TID, buckets, out, p, slices);
 }
 
-// The NTT (kernels/ntt/ntt.cuh).
+// The NTT (kernels/ntt/ntt.cuh). The transform kernels take a batch of
+// vectors of 2^log_n elements: blockIdx.y is the vector.
 extern "C" __global__ void zk_powers(bn254_fr* out, uint32_t count, bn254_fr base) {
     powers_body(ZK_TID, out, count, base);
 }
 
 extern "C" __global__ void zk_ntt_bitrev(bn254_fr* data, uint32_t log_n) {
-    ntt_bitrev_body(ZK_TID, data, log_n);
+    ntt_bitrev_body(ZK_TID, batch_vector(data, blockIdx.y, 1u << log_n), log_n);
 }
 
 extern "C" __global__ void zk_ntt_block_stages(bn254_fr* data, const bn254_fr* __restrict__ tw,
                                                uint32_t log_n, uint32_t k) {
     __shared__ bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
-    ntt_block_stages_body(blockIdx.x, data, tw, log_n, k, sh);
+    ntt_block_stages_body(blockIdx.x, batch_vector(data, blockIdx.y, 1u << log_n), tw, log_n,
+                          k, sh);
 }
 
 extern "C" __global__ void zk_ntt_group_stages(bn254_fr* data, const bn254_fr* __restrict__ tw,
                                                uint32_t log_n, uint32_t s0, uint32_t k) {
     __shared__ bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
-    ntt_group_stages_body(blockIdx.x, data, tw, log_n, s0, k, sh);
+    ntt_group_stages_body(blockIdx.x, batch_vector(data, blockIdx.y, 1u << log_n), tw, log_n,
+                          s0, k, sh);
 }
 
 extern "C" __global__ void zk_ntt_scale(bn254_fr* data, const bn254_fr* __restrict__ powers,
                                         uint32_t has_powers, bn254_fr factor, uint32_t n) {
-    ntt_scale_body(ZK_TID, data, powers, has_powers, factor, n);
+    ntt_scale_body(ZK_TID, batch_vector(data, blockIdx.y, n), powers, has_powers, factor, n);
 }
 
-extern "C" __global__ void zk_quotient(bn254_fr* a, const bn254_fr* __restrict__ b,
-                                       const bn254_fr* __restrict__ c, bn254_fr z_inv,
-                                       uint32_t n) {
-    quotient_body(ZK_TID, a, b, c, z_inv, n);
+extern "C" __global__ void zk_quotient(bn254_fr* abc, bn254_fr z_inv, uint32_t n) {
+    quotient_body(ZK_TID, abc, z_inv, n);
 }
 
 // Field and point kernels, one operation per thread: the GPU side of the

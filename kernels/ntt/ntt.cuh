@@ -18,6 +18,10 @@
 // Forward: (coset scaling), bit reversal, stages; inverse: the same with
 // w^-1, then scaling by g^-i / n: exactly ark-poly's Radix2EvaluationDomain.
 //
+// Batches: the transform kernels run over a 2-D grid, blockIdx.y picking one
+// vector of a batch stored back to back (batch_vector), so a batch of small
+// transforms costs one launch per pass instead of one per pass and vector.
+//
 // Block kernels are written once for both sides: ZK_BLOCK_FOR walks a
 // block's threads (threadIdx.x on the device, a loop on the host, which runs
 // a whole block in one host thread) and ZK_BLOCK_SYNC is __syncthreads (a
@@ -39,6 +43,12 @@
 #define ZK_NTT_BLOCK_LOG 8  // shared-memory stages: blocks of 256 elements (8 KiB)
 
 namespace zk {
+
+/// Vector `y` of a batch of `n`-element vectors stored one after another
+/// (blockIdx.y on the device, the host emulation's outer index).
+ZK_HD bn254_fr* batch_vector(bn254_fr* data, uint32_t y, uint32_t n) {
+    return data + (size_t)y * n;
+}
 
 /// Thread i: out[i] = base^i.
 ZK_HD void powers_body(uint32_t i, bn254_fr* out, uint32_t count, bn254_fr base) {
@@ -139,13 +149,13 @@ ZK_HD void ntt_scale_body(uint32_t i, bn254_fr* data, const bn254_fr* powers, ui
     data[i] = x * factor;
 }
 
-/// Thread i: a[i] = (a[i] * b[i] - c[i]) * z_inv: the Groth16 quotient on
-/// the coset, between the witness map's transforms (which stay on the
-/// device: three uploads, one download, for seven transforms).
-ZK_HD void quotient_body(uint32_t i, bn254_fr* a, const bn254_fr* b, const bn254_fr* c,
-                         bn254_fr z_inv, uint32_t n) {
+/// Thread i: a[i] = (a[i] * b[i] - c[i]) * z_inv, with a, b, c the three
+/// vectors of the batch `abc` (3n elements): the Groth16 quotient on the
+/// coset, between the witness map's transforms (which stay on the device:
+/// three uploads, one download, for seven transforms in three batches).
+ZK_HD void quotient_body(uint32_t i, bn254_fr* abc, bn254_fr z_inv, uint32_t n) {
     if (i >= n) return;
-    a[i] = (a[i] * b[i] - c[i]) * z_inv;
+    abc[i] = (abc[i] * abc[(size_t)n + i] - abc[2 * (size_t)n + i]) * z_inv;
 }
 
 }  // namespace zk

@@ -212,38 +212,55 @@ void zk_emu_powers(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
     ZK_EMU_GRID(powers_body(tid, (bn254_fr*)out, count, base_value))
 }
 
+// The NTT's transform kernels run over a 2-D grid (blockIdx.y = the
+// vector of the batch); here block `blk` of the flattened range is block
+// blk % grid_x of vector blk / grid_x.
+#define ZK_EMU_BATCH_GRID(body)                                  \
+    for (uint32_t blk = block_begin; blk < block_end; blk++) {   \
+        uint32_t y = blk / grid_x, bx = blk % grid_x;            \
+        for (uint32_t thr = 0; thr < block_dim; thr++) {         \
+            uint32_t tid = bx * block_dim + thr;                 \
+            body;                                                \
+        }                                                        \
+    }
+
 void zk_emu_ntt_bitrev(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                       uint32_t* data, uint32_t log_n) {
-    ZK_EMU_GRID(ntt_bitrev_body(tid, (bn254_fr*)data, log_n))
+                       uint32_t grid_x, uint32_t* data, uint32_t log_n) {
+    ZK_EMU_BATCH_GRID(
+        ntt_bitrev_body(tid, batch_vector((bn254_fr*)data, y, 1u << log_n), log_n))
 }
 
 /// Blocks [block_begin, block_end) of zk_ntt_block_stages, each run whole
 /// (all its threads, stage by stage) with its own shared-memory array.
-void zk_emu_ntt_block_stages(uint32_t block_begin, uint32_t block_end, uint32_t* data,
-                             const uint32_t* tw, uint32_t log_n, uint32_t k) {
+void zk_emu_ntt_block_stages(uint32_t block_begin, uint32_t block_end, uint32_t grid_x,
+                             uint32_t* data, const uint32_t* tw, uint32_t log_n, uint32_t k) {
     bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
     for (uint32_t b = block_begin; b < block_end; b++)
-        ntt_block_stages_body(b, (bn254_fr*)data, (const bn254_fr*)tw, log_n, k, sh);
+        ntt_block_stages_body(b % grid_x, batch_vector((bn254_fr*)data, b / grid_x, 1u << log_n),
+                              (const bn254_fr*)tw, log_n, k, sh);
 }
 
-void zk_emu_ntt_group_stages(uint32_t block_begin, uint32_t block_end, uint32_t* data,
-                             const uint32_t* tw, uint32_t log_n, uint32_t s0, uint32_t k) {
+void zk_emu_ntt_group_stages(uint32_t block_begin, uint32_t block_end, uint32_t grid_x,
+                             uint32_t* data, const uint32_t* tw, uint32_t log_n, uint32_t s0,
+                             uint32_t k) {
     bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
     for (uint32_t b = block_begin; b < block_end; b++)
-        ntt_group_stages_body(b, (bn254_fr*)data, (const bn254_fr*)tw, log_n, s0, k, sh);
+        ntt_group_stages_body(b % grid_x, batch_vector((bn254_fr*)data, b / grid_x, 1u << log_n),
+                              (const bn254_fr*)tw, log_n, s0, k, sh);
 }
 
 void zk_emu_ntt_scale(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                      uint32_t* data, const uint32_t* powers, uint32_t has_powers,
-                      const uint32_t* factor, uint32_t n) {
+                      uint32_t grid_x, uint32_t* data, const uint32_t* powers,
+                      uint32_t has_powers, const uint32_t* factor, uint32_t n) {
     bn254_fr f = load<bn254_fr>(factor);
-    ZK_EMU_GRID(ntt_scale_body(tid, (bn254_fr*)data, (const bn254_fr*)powers, has_powers, f, n))
+    ZK_EMU_BATCH_GRID(ntt_scale_body(tid, batch_vector((bn254_fr*)data, y, n),
+                                     (const bn254_fr*)powers, has_powers, f, n))
 }
 
-void zk_emu_quotient(uint32_t block_begin, uint32_t block_end, uint32_t block_dim, uint32_t* a,
-                     const uint32_t* b, const uint32_t* c, const uint32_t* z_inv, uint32_t n) {
+void zk_emu_quotient(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                     uint32_t* abc, const uint32_t* z_inv, uint32_t n) {
     bn254_fr z = load<bn254_fr>(z_inv);
-    ZK_EMU_GRID(quotient_body(tid, (bn254_fr*)a, (const bn254_fr*)b, (const bn254_fr*)c, z, n))
+    ZK_EMU_GRID(quotient_body(tid, (bn254_fr*)abc, z, n))
 }
 
 }  // extern "C"

@@ -34,12 +34,14 @@ mod ffi {
             block_begin: u32,
             block_end: u32,
             block_dim: u32,
+            grid_x: u32,
             data: *mut u32,
             log_n: u32,
         );
         pub fn zk_emu_ntt_block_stages(
             block_begin: u32,
             block_end: u32,
+            grid_x: u32,
             data: *mut u32,
             tw: *const u32,
             log_n: u32,
@@ -48,6 +50,7 @@ mod ffi {
         pub fn zk_emu_ntt_group_stages(
             block_begin: u32,
             block_end: u32,
+            grid_x: u32,
             data: *mut u32,
             tw: *const u32,
             log_n: u32,
@@ -58,6 +61,7 @@ mod ffi {
             block_begin: u32,
             block_end: u32,
             block_dim: u32,
+            grid_x: u32,
             data: *mut u32,
             powers: *const u32,
             has_powers: u32,
@@ -68,9 +72,7 @@ mod ffi {
             block_begin: u32,
             block_end: u32,
             block_dim: u32,
-            a: *mut u32,
-            b: *const u32,
-            c: *const u32,
+            abc: *mut u32,
             z_inv: *const u32,
             n: u32,
         );
@@ -649,15 +651,47 @@ fn emu_powers(count: u32, base: &Fr) -> Vec<[u32; 8]> {
 /// One NTT with every kernel emulated, in the runtime's sequence
 /// ([`crate::ntt::NttJob`]): twiddles and coset powers computed by
 /// `zk_powers`, pre-scaling, bit reversal, the first stages per block in
-/// "shared memory", the later stages one launch each, post-scaling.
+/// "shared memory", the later stages in strided passes, post-scaling.
 /// `data.len()` must be `2^job.log_n`.
 pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
+    let mut batch = [data.to_vec()];
+    ntt_batch(&mut batch, job);
+    data.copy_from_slice(&batch[0]);
+}
+
+/// A batch of NTTs as the runtime runs it ([`crate::CudaNtt`]'s
+/// `transform_batch`): the vectors stored back to back, each kernel launched
+/// once per pass over a 2-D grid (`blockIdx.y` = the vector). Every vector
+/// must have `2^job.log_n` values.
+pub fn ntt_batch(batch: &mut [Vec<Fr>], job: &crate::ntt::NttJob) {
+    let n = 1usize << job.log_n;
+    assert!(
+        batch.iter().all(|v| v.len() == n),
+        "one value per point of the domain"
+    );
+    let mut d: Vec<[u32; 8]> = batch.iter().flatten().map(fr_limbs).collect();
+    ntt_limbs(&mut d, batch.len() as u32, job);
+    for (v, chunk) in batch.iter_mut().zip(d.chunks(n)) {
+        for (x, l) in v.iter_mut().zip(chunk) {
+            *x = crate::layout::fr_from_limbs(l).expect("reduced values from the kernels");
+        }
+    }
+}
+
+/// The launch sequence of one batched NTT over `vectors` back-to-back
+/// vectors of `2^job.log_n` limb arrays in `d` (the runtime's
+/// `ntt_on_device`).
+fn ntt_limbs(d: &mut [[u32; 8]], vectors: u32, job: &crate::ntt::NttJob) {
     let log_n = job.log_n;
     let n = 1u32 << log_n;
-    assert_eq!(data.len(), n as usize, "one value per point of the domain");
-    let mut d: Vec<[u32; 8]> = data.iter().map(fr_limbs).collect();
+    assert_eq!(d.len(), n as usize * vectors as usize);
     let dp = SharedMut(d.as_mut_ptr().cast());
     let all = LaunchPlan::for_threads(n);
+    // The 2-D grid of the runtime, flattened: `grid_x` blocks per vector.
+    let batched = |grid_x: u32, block: u32| LaunchPlan {
+        grid: grid_x * vectors,
+        block,
+    };
     let scale = |powers: Option<&Vec<[u32; 8]>>, factor: &Fr| {
         let f = fr_limbs(factor);
         let (ptr, has) = match powers {
@@ -665,90 +699,77 @@ pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
             None => (std::ptr::null(), 0),
         };
         let pp = SharedMut(ptr as *mut u32);
-        simulate_grid(all, |lo, hi| {
+        simulate_grid(batched(all.grid, all.block), |lo, hi| {
             let (d, p) = (dp, pp);
-            // SAFETY: n values and, if has, n powers; thread i touches i only.
-            unsafe { ffi::zk_emu_ntt_scale(lo, hi, all.block, d.0, p.0, has, f.as_ptr(), n) }
+            // SAFETY: n values per vector and, if has, n powers; thread i of
+            // vector y touches element i of vector y only.
+            unsafe {
+                ffi::zk_emu_ntt_scale(lo, hi, all.block, all.grid, d.0, p.0, has, f.as_ptr(), n)
+            }
         });
     };
     if let Some(g) = job.pre {
         scale(Some(&emu_powers(n, &g)), &Fr::one());
     }
     let tw = emu_powers(n / 2, &job.root);
-    simulate_grid(all, |lo, hi| {
+    simulate_grid(batched(all.grid, all.block), |lo, hi| {
         let d = dp;
-        // SAFETY: thread i swaps i with rev(i) only when i < rev(i): disjoint pairs.
-        unsafe { ffi::zk_emu_ntt_bitrev(lo, hi, all.block, d.0, log_n) }
+        // SAFETY: thread i swaps i with rev(i) of its own vector only when
+        // i < rev(i): disjoint pairs.
+        unsafe { ffi::zk_emu_ntt_bitrev(lo, hi, all.block, all.grid, d.0, log_n) }
     });
     let k = job.block_stages();
     if k > 0 {
-        let blocks = LaunchPlan {
-            grid: n >> k,
-            block: 1,
-        };
-        simulate_grid(blocks, |lo, hi| {
+        simulate_grid(batched(n >> k, 1), |lo, hi| {
             let d = dp;
-            // SAFETY: block b touches elements [b 2^k, (b + 1) 2^k) only.
-            unsafe { ffi::zk_emu_ntt_block_stages(lo, hi, d.0, tw.as_ptr().cast(), log_n, k) }
+            // SAFETY: block b of vector y touches that vector's elements
+            // [b 2^k, (b + 1) 2^k) only.
+            unsafe {
+                ffi::zk_emu_ntt_block_stages(lo, hi, n >> k, d.0, tw.as_ptr().cast(), log_n, k)
+            }
         });
     }
     for (s0, k) in job.group_passes() {
-        let groups = LaunchPlan {
-            grid: n >> k,
-            block: 1,
-        };
-        simulate_grid(groups, |lo, hi| {
+        simulate_grid(batched(n >> k, 1), |lo, hi| {
             let d = dp;
-            // SAFETY: group g touches its own 2^k strided elements only.
-            unsafe { ffi::zk_emu_ntt_group_stages(lo, hi, d.0, tw.as_ptr().cast(), log_n, s0, k) }
+            // SAFETY: group g of vector y touches its own 2^k strided
+            // elements of that vector only.
+            unsafe {
+                ffi::zk_emu_ntt_group_stages(lo, hi, n >> k, d.0, tw.as_ptr().cast(), log_n, s0, k)
+            }
         });
     }
     if job.post_powers.is_some() || job.post_factor.is_some() {
         let powers = job.post_powers.map(|g| emu_powers(n, &g));
         scale(powers.as_ref(), &job.post_factor.unwrap_or(Fr::one()));
     }
-    for (x, l) in data.iter_mut().zip(&d) {
-        *x = crate::layout::fr_from_limbs(l).expect("reduced values from the kernels");
-    }
 }
 
 /// Groth16's quotient as the GPU runs it ([`crate::ntt::QuotientJob`]):
-/// the three evaluations `abc` (on the domain) interpolated, evaluated on
-/// the coset, `(a b - c) / Z(g)` by the kernel `zk_quotient`, and
+/// the three evaluations `abc` (on the domain) stored back to back,
+/// interpolated and evaluated on the coset as batches of three,
+/// `(a b - c) / Z(g)` by the kernel `zk_quotient`, and the first vector
 /// interpolated from the coset; the result is `h`'s coefficients.
 pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
-    let [mut a, mut b, mut c] = abc;
-    for v in [&mut a, &mut b, &mut c] {
-        ntt(v, &job.interpolate);
-        ntt(v, &job.to_coset);
-    }
-    let n = a.len() as u32;
-    let mut la: Vec<[u32; 8]> = a.iter().map(fr_limbs).collect();
-    let lb: Vec<[u32; 8]> = b.iter().map(fr_limbs).collect();
-    let lc: Vec<[u32; 8]> = c.iter().map(fr_limbs).collect();
+    let n = abc[0].len();
+    assert!(
+        abc.iter().all(|v| v.len() == n),
+        "three vectors of n values"
+    );
+    let mut d: Vec<[u32; 8]> = abc.iter().flatten().map(fr_limbs).collect();
+    ntt_limbs(&mut d, 3, &job.interpolate);
+    ntt_limbs(&mut d, 3, &job.to_coset);
     let z = fr_limbs(&job.z_inv);
-    let ap = SharedMut(la.as_mut_ptr().cast());
-    let plan = LaunchPlan::for_threads(n);
+    let dp = SharedMut(d.as_mut_ptr().cast());
+    let plan = LaunchPlan::for_threads(n as u32);
     simulate_grid(plan, |lo, hi| {
-        let a = ap;
-        // SAFETY: n values in each array; thread i writes a[i] only.
-        unsafe {
-            ffi::zk_emu_quotient(
-                lo,
-                hi,
-                plan.block,
-                a.0,
-                lb.as_ptr().cast(),
-                lc.as_ptr().cast(),
-                z.as_ptr(),
-                n,
-            )
-        }
+        let abc = dp;
+        // SAFETY: 3n values; thread i reads a[i], b[i], c[i], writes a[i] only.
+        unsafe { ffi::zk_emu_quotient(lo, hi, plan.block, abc.0, z.as_ptr(), n as u32) }
     });
-    let mut h: Vec<Fr> = la
+    ntt_limbs(&mut d[..n], 1, &job.from_coset);
+    d[..n]
         .iter()
         .map(|l| crate::layout::fr_from_limbs(l).expect("reduced values from the kernels"))
-        .collect();
-    ntt(&mut h, &job.from_coset);
-    h
+        .collect()
 }

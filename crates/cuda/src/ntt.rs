@@ -13,6 +13,18 @@ use zkaccel_ntt::{CpuNtt, Direction, NttDomain, NttError, NttProvider};
 /// Stages done in shared memory by `zk_ntt_block_stages` (`ZK_NTT_BLOCK_LOG`).
 pub const BLOCK_LOG: u32 = 8;
 
+/// Vectors of one batched launch at most: the kernels' `gridDim.y` limit.
+pub const MAX_BATCH: usize = 65_535;
+
+/// How many vectors of `2^log_n` values one batched launch takes when
+/// `free_bytes` of device memory are free: those that fit in 80% of it, at
+/// least one (a vector that does not fit fails its allocation with
+/// [`CudaError::OutOfMemory`]), at most [`MAX_BATCH`].
+pub fn vectors_per_chunk(log_n: u32, free_bytes: usize) -> usize {
+    let vector = 32usize.checked_shl(log_n).unwrap_or(usize::MAX);
+    (free_bytes / 10 * 8 / vector).clamp(1, MAX_BATCH)
+}
+
 /// One transform's parameters, as the kernels take them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NttJob {
@@ -225,13 +237,12 @@ impl NttProvider<Fr> for CudaNtt {
             });
         }
         let job = NttJob::new(domain.as_radix2(), direction);
-        for v in batch.iter_mut() {
-            ctx.ntt(v, &job).map_err(|e| NttError::Backend {
+        let mut vectors: Vec<&mut [Fr]> = batch.iter_mut().map(|v| &mut v[..]).collect();
+        ctx.ntt_batch(&mut vectors, &job)
+            .map_err(|e| NttError::Backend {
                 backend: "cuda",
                 message: e.to_string(),
-            })?;
-        }
-        Ok(())
+            })
     }
 }
 
@@ -265,5 +276,21 @@ mod tests {
             post_factor: None,
         };
         assert_eq!(big.group_passes(), vec![(8, 8), (16, 4)]);
+    }
+
+    #[test]
+    fn batches_fit_in_free_memory() {
+        // 2^20 values are 32 MiB: 80% of 1 GiB holds 25 of them.
+        assert_eq!(vectors_per_chunk(20, 1 << 30), 25);
+        assert_eq!(vectors_per_chunk(20, 0), 1, "at least one vector");
+        assert_eq!(vectors_per_chunk(0, usize::MAX), MAX_BATCH);
+        assert_eq!(vectors_per_chunk(70, 1 << 40), 1, "no overflow");
+        for log_n in 0..30 {
+            for free in [1usize << 20, 3 << 30, 80 << 30] {
+                let v = vectors_per_chunk(log_n, free);
+                assert!((1..=MAX_BATCH).contains(&v));
+                assert!(v == 1 || v * (32 << log_n) <= free / 10 * 8);
+            }
+        }
     }
 }

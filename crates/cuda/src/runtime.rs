@@ -8,7 +8,7 @@ use crate::bucket::{collect_levels, combine_windows, exclusive_scan, BucketParam
 use crate::error::CudaError;
 use crate::layout::{fr_from_limbs, fr_limbs, fr_slice_limbs, fr_slice_limbs_mut};
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
-use crate::ntt::{NttJob, QuotientJob};
+use crate::ntt::{vectors_per_chunk, NttJob, QuotientJob, MAX_BATCH};
 use crate::plan::{terms_per_chunk, LaunchPlan, ReductionRounds, Round, BYTES_PER_TERM};
 use crate::tables::DbcTables;
 use ark_bn254::{Fr, G1Projective};
@@ -127,17 +127,30 @@ fn ensure_job_powers(g: &mut Inner, jobs: &[&NttJob]) -> Result<(), CudaError> {
     Ok(())
 }
 
-/// A device copy of field elements (their Montgomery limbs).
-fn upload_fr(data: &[Fr]) -> Result<DeviceBuffer<[u32; 8]>, CudaError> {
+/// Copies field elements (their Montgomery limbs) into `d` (same length).
+fn upload_fr_into(data: &[Fr], d: &mut DeviceSlice<[u32; 8]>) -> Result<(), CudaError> {
     match fr_slice_limbs(data) {
-        Some(v) => upload(v),
-        None => upload(&data.iter().map(fr_limbs).collect::<Vec<_>>()),
+        Some(v) => d.copy_from(v)?,
+        None => d.copy_from(&data.iter().map(fr_limbs).collect::<Vec<_>>()[..])?,
     }
+    Ok(())
+}
+
+/// A device buffer holding `vectors` back to back (the layout of the
+/// batched NTT kernels).
+fn upload_fr_batch<V: AsRef<[Fr]>>(vectors: &[V]) -> Result<DeviceBuffer<[u32; 8]>, CudaError> {
+    let n = vectors.first().map_or(0, |v| v.as_ref().len());
+    // Every element is written by the copies below before a kernel reads it.
+    let d = alloc_output::<[u32; 8]>(n * vectors.len())?;
+    for (i, v) in vectors.iter().enumerate() {
+        upload_fr_into(v.as_ref(), &mut d.index(i * n..(i + 1) * n))?;
+    }
+    Ok(d)
 }
 
 /// Copies `d` back into `data` and checks every value is below the modulus
 /// (an error otherwise: the contents of `data` are then unspecified).
-fn download_fr(d: &DeviceBuffer<[u32; 8]>, data: &mut [Fr]) -> Result<(), CudaError> {
+fn download_fr(d: &DeviceSlice<[u32; 8]>, data: &mut [Fr]) -> Result<(), CudaError> {
     let below = |l: &[u32; 8]| fr_from_limbs(l).is_some();
     let ok = match fr_slice_limbs_mut(data) {
         Some(out) => {
@@ -163,15 +176,22 @@ fn download_fr(d: &DeviceBuffer<[u32; 8]>, data: &mut [Fr]) -> Result<(), CudaEr
     }
 }
 
-/// One NTT of the `2^job.log_n` values in `d`, in place, on the stream
-/// (the powers already made by [`ensure_job_powers`]); waits for it.
+/// The NTT of each of the `vectors` back-to-back vectors of `2^job.log_n`
+/// values in `d`, in place, on the stream, each pass one launch over a 2-D
+/// grid (`blockIdx.y` = the vector; `vectors <= MAX_BATCH`), the powers
+/// already made by [`ensure_job_powers`]; waits for it.
 fn ntt_on_device(
     g: &Inner,
-    d: &DeviceBuffer<[u32; 8]>,
+    d: &DeviceSlice<[u32; 8]>,
+    vectors: u32,
     job: &NttJob,
     laps: &mut Laps<'_>,
 ) -> Result<(), CudaError> {
     let n = 1u32 << job.log_n;
+    assert!(
+        (1..=MAX_BATCH as u32).contains(&vectors) && d.len() == n as usize * vectors as usize,
+        "checked by the callers"
+    );
     let (module, stream) = (&g.module, &g.stream);
     let all = LaunchPlan::for_threads(n);
     let powers = |count: u32, base: &Fr| &g.powers[&(count, fr_limbs(base))];
@@ -181,9 +201,9 @@ fn ntt_on_device(
             Some(p) => (p.as_device_ptr(), 1u32),
             None => (d.as_device_ptr(), 0u32), // not read when has = 0
         };
-        // SAFETY: n values and, when has = 1, n powers.
+        // SAFETY: n values per vector and, when has = 1, n powers.
         unsafe {
-            launch!(module.zk_ntt_scale<<<all.grid, all.block, 0, stream>>>(
+            launch!(module.zk_ntt_scale<<<(all.grid, vectors), all.block, 0, stream>>>(
                 d.as_device_ptr(), ptr, has, f, n))?;
         }
         Ok(())
@@ -194,25 +214,25 @@ fn ntt_on_device(
     let tw = powers((n / 2).max(1), &job.root);
     // SAFETY: argument types and counts match the kernel's signature.
     unsafe {
-        launch!(module.zk_ntt_bitrev<<<all.grid, all.block, 0, stream>>>(
+        launch!(module.zk_ntt_bitrev<<<(all.grid, vectors), all.block, 0, stream>>>(
             d.as_device_ptr(), job.log_n))?;
     }
     laps.lap("pre-scaling and bit reversal")?;
     let k = job.block_stages();
     if k > 0 {
         let threads = (1u32 << k) / 2;
-        // SAFETY: each block works on its own 2^k elements.
+        // SAFETY: each block works on its own 2^k elements of its vector.
         unsafe {
-            launch!(module.zk_ntt_block_stages<<<n >> k, threads, 0, stream>>>(
+            launch!(module.zk_ntt_block_stages<<<(n >> k, vectors), threads, 0, stream>>>(
                 d.as_device_ptr(), tw.as_device_ptr(), job.log_n, k))?;
         }
     }
     laps.lap("block stages")?;
     for (s0, k) in job.group_passes() {
         let threads = (1u32 << k) / 2;
-        // SAFETY: each block works on its own 2^k strided elements.
+        // SAFETY: each block works on its own 2^k strided elements of its vector.
         unsafe {
-            launch!(module.zk_ntt_group_stages<<<n >> k, threads, 0, stream>>>(
+            launch!(module.zk_ntt_group_stages<<<(n >> k, vectors), threads, 0, stream>>>(
                 d.as_device_ptr(), tw.as_device_ptr(), job.log_n, s0, k))?;
         }
     }
@@ -427,51 +447,64 @@ impl CudaContext {
     /// sequence [`crate::emulation::ntt`] emulates. Twiddles and coset powers
     /// stay on the device for the next transforms of the same domain.
     pub fn ntt(&self, data: &mut [Fr], job: &NttJob) -> Result<(), CudaError> {
-        assert_eq!(data.len(), 1usize << job.log_n, "checked by the caller");
+        self.ntt_batch(&mut [data], job)
+    }
+
+    /// The NTT of every vector of `batch` (each of length `2^job.log_n`),
+    /// in the sequence [`crate::emulation::ntt_batch`] emulates: as many
+    /// vectors at a time as fit in 80% of the free device memory (and
+    /// [`MAX_BATCH`]), uploaded back to back, each pass one launch for all
+    /// of them.
+    pub fn ntt_batch(&self, batch: &mut [&mut [Fr]], job: &NttJob) -> Result<(), CudaError> {
+        let n = 1usize << job.log_n;
+        assert!(batch.iter().all(|v| v.len() == n), "checked by the caller");
         let mut g = self.lock()?;
         ensure_job_powers(&mut g, &[job])?;
         let g = &*g;
-        let mut laps = Laps::new(&g.stream, "ntt");
-        let d = upload_fr(data)?;
-        laps.lap("upload")?;
-        ntt_on_device(g, &d, job, &mut laps)?;
-        download_fr(&d, data)?;
-        laps.lap("download and check")?;
+        let free = cust::memory::mem_get_info()?.0;
+        for chunk in batch.chunks_mut(vectors_per_chunk(job.log_n, free)) {
+            let mut laps = Laps::new(&g.stream, "ntt");
+            let d = upload_fr_batch(chunk)?;
+            laps.lap("upload")?;
+            ntt_on_device(g, &d, chunk.len() as u32, job, &mut laps)?;
+            for (i, v) in chunk.iter_mut().enumerate() {
+                download_fr(&d.index(i * n..(i + 1) * n), v)?;
+            }
+            laps.lap("download and check")?;
+        }
         Ok(())
     }
 
     /// Groth16's quotient ([`crate::ntt::QuotientJob`]) on the device, in
     /// the sequence [`crate::emulation::quotient`] emulates: the three
-    /// vectors go up once, `h` comes back.
+    /// vectors go up once, back to back, and are transformed as batches of
+    /// three; `h` comes back.
     pub fn quotient(&self, abc: [Vec<Fr>; 3], job: &QuotientJob) -> Result<Vec<Fr>, CudaError> {
-        let n = 1u32 << job.interpolate.log_n;
-        assert!(
-            abc.iter().all(|v| v.len() == n as usize),
-            "checked by the caller"
-        );
+        let n = 1usize << job.interpolate.log_n;
+        assert!(abc.iter().all(|v| v.len() == n), "checked by the caller");
         let mut g = self.lock()?;
         ensure_job_powers(&mut g, &[&job.interpolate, &job.to_coset, &job.from_coset])?;
         let g = &*g;
         let mut laps = Laps::new(&g.stream, "quotient");
         let [mut a, b, c] = abc;
-        let d = [upload_fr(&a)?, upload_fr(&b)?, upload_fr(&c)?];
+        let d = upload_fr_batch(&[&a, &b, &c])?;
         drop((b, c));
         laps.lap("upload a, b, c")?;
-        for v in &d {
-            ntt_on_device(g, v, &job.interpolate, &mut laps)?;
-            ntt_on_device(g, v, &job.to_coset, &mut laps)?;
-        }
-        let plan = LaunchPlan::for_threads(n);
+        ntt_on_device(g, &d, 3, &job.interpolate, &mut laps)?;
+        ntt_on_device(g, &d, 3, &job.to_coset, &mut laps)?;
+        let plan = LaunchPlan::for_threads(n as u32);
         let (module, stream) = (&g.module, &g.stream);
         let z = fr_limbs(&job.z_inv);
-        // SAFETY: three buffers of n values; thread i writes a[i] only.
+        // SAFETY: 3n values; thread i reads element i of each vector and
+        // writes a[i] only.
         unsafe {
             launch!(module.zk_quotient<<<plan.grid, plan.block, 0, stream>>>(
-                d[0].as_device_ptr(), d[1].as_device_ptr(), d[2].as_device_ptr(), z, n))?;
+                d.as_device_ptr(), z, n as u32))?;
         }
         laps.lap("quotient")?;
-        ntt_on_device(g, &d[0], &job.from_coset, &mut laps)?;
-        download_fr(&d[0], &mut a)?;
+        let h = d.index(0..n);
+        ntt_on_device(g, &h, 1, &job.from_coset, &mut laps)?;
+        download_fr(&h, &mut a)?;
         laps.lap("download and check")?;
         Ok(a)
     }

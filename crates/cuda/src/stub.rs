@@ -92,6 +92,15 @@ impl CudaContext {
     }
 
     /// See the `cuda` build.
+    pub fn ntt_batch(
+        &self,
+        _batch: &mut [&mut [ark_bn254::Fr]],
+        _job: &crate::ntt::NttJob,
+    ) -> Result<(), CudaError> {
+        match self.never {}
+    }
+
+    /// See the `cuda` build.
     pub fn fq_mul(&self, _a: &[[u32; 8]], _b: &[[u32; 8]]) -> Result<Vec<[u32; 8]>, CudaError> {
         match self.never {}
     }
