@@ -25,8 +25,8 @@ extern "C" __global__ void zk_reduce_pairs(const bn254_g1_jacobian* __restrict__
     reduce_pairs_body(ZK_TID, in, out, n);
 }
 
-// The bucket method (kernels/msm/bucket_msm.cuh): count, scatter, segment
-// sums, bucket sums, window reductions.
+// The bucket method (kernels/msm/bucket_msm.cuh): count, prefix sums and
+// segments, scatter, segment sums, bucket sums, window reductions.
 extern "C" __global__ void zk_scalar_bits(const uint32_t* __restrict__ scalars, uint32_t* bits,
                                           uint32_t n) {
     scalar_bits_body(ZK_TID, scalars, bits, n);
@@ -35,6 +35,30 @@ extern "C" __global__ void zk_scalar_bits(const uint32_t* __restrict__ scalars, 
 extern "C" __global__ void zk_bucket_count(const uint32_t* __restrict__ scalars,
                                            uint32_t* counts, bucket_params p) {
     bucket_count_body(ZK_TID, scalars, counts, p);
+}
+
+extern "C" __global__ void zk_scan_tiles(const uint32_t* __restrict__ in, uint32_t count,
+                                         uint32_t* __restrict__ out, uint32_t len,
+                                         uint32_t* __restrict__ tile_sums) {
+    __shared__ uint32_t sh[1 << ZK_SCAN_TILE_LOG];
+    scan_tiles_body(blockIdx.x, in, count, out, len, tile_sums, sh);
+}
+
+extern "C" __global__ void zk_scan_add(uint32_t* out, const uint32_t* __restrict__ tile_offsets,
+                                       uint32_t len) {
+    scan_add_body(ZK_TID, out, tile_offsets, len);
+}
+
+extern "C" __global__ void zk_segment_count(const uint32_t* __restrict__ offsets,
+                                            uint32_t* __restrict__ nseg, uint32_t* widest,
+                                            uint32_t m) {
+    segment_count_body(ZK_TID, offsets, nseg, widest, m);
+}
+
+extern "C" __global__ void zk_segment_starts(const uint32_t* __restrict__ offsets,
+                                             const uint32_t* __restrict__ first,
+                                             uint32_t* __restrict__ seg_start, uint32_t m) {
+    segment_starts_body(ZK_TID, offsets, first, seg_start, m);
 }
 
 extern "C" __global__ void zk_bucket_scatter(const uint32_t* __restrict__ scalars,

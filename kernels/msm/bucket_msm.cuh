@@ -5,8 +5,13 @@
 //   1. zk_bucket_count    thread per scalar: signed base-2^c digits; one
 //                         atomic increment per non-zero digit of the count
 //                         of its bucket (window j, |digit|) -> counts.
-//      (host)             exclusive prefix sum of counts -> offsets, cursors;
-//                         each bucket cut into segments of at most SEG entries.
+//      zk_scan_*          exclusive prefix sum of counts -> offsets, cursors
+//                         (util/scan.cuh).
+//      zk_segment_count,  each bucket cut into segments of at most
+//      zk_segment_starts  ZK_BUCKET_SEGMENT entries: per-bucket segment
+//                         counts, their prefix sum, each bucket's segment
+//                         bounds; only the segment total and the widest
+//                         bucket come back to the host, which sizes buffers.
 //   2. zk_bucket_scatter  thread per scalar: the same digits; each entry
 //                         (point index, sign) goes to its bucket's next free
 //                         slot (atomic cursor): a counting sort by bucket.
@@ -21,7 +26,8 @@
 //                         sums. A bucket with more than SEG segments (skewed
 //                         scalars: a top window holding one or two bits, all
 //                         scalars equal) is summed in levels of SEG-wide
-//                         ranges, so no thread adds more than SEG points.
+//                         ranges (cut by the same segment kernels), so no
+//                         thread adds more than SEG points.
 //   5. zk_window_reduce   thread per (window, slice of buckets [lo, hi)):
 //                         running sums give R = sum (b - lo + 1) B_b and
 //                         S = sum B_b; the thread returns R + lo * S, so the
@@ -35,6 +41,9 @@
 
 #include "../ec/bn254.cuh"
 #include "../util/atomic.cuh"
+#include "../util/scan.cuh"
+
+#define ZK_BUCKET_SEGMENT 64  // entries one thread sums at most (bucket::SEGMENT)
 
 namespace zk {
 
@@ -121,6 +130,32 @@ ZK_HD void bucket_scatter_body(uint32_t i, const uint32_t* scalars, uint32_t* cu
             entries[slot] = i | (d < 0 ? 0x80000000u : 0u);
         }
     }
+}
+
+/// Thread b < m: nseg[b] = the segments of at most ZK_BUCKET_SEGMENT
+/// entries that bucket b (entries offsets[b] .. offsets[b + 1]) is cut
+/// into; *widest = max(*widest, its entries).
+ZK_HD void segment_count_body(uint32_t b, const uint32_t* offsets, uint32_t* nseg,
+                              uint32_t* widest, uint32_t m) {
+    if (b >= m) return;
+    uint32_t w = offsets[b + 1] - offsets[b];
+    nseg[b] = (w + ZK_BUCKET_SEGMENT - 1) / ZK_BUCKET_SEGMENT;
+    atomic_max_u32(widest, w);
+}
+
+/// Thread b < m: the bounds of bucket b's segments, seg_start[first[b] + k]
+/// = offsets[b] + k * ZK_BUCKET_SEGMENT for k < first[b + 1] - first[b]
+/// (`first` is the exclusive scan of nseg); thread m: the final bound
+/// seg_start[first[m]] = offsets[m].
+ZK_HD void segment_starts_body(uint32_t b, const uint32_t* offsets, const uint32_t* first,
+                               uint32_t* seg_start, uint32_t m) {
+    if (b > m) return;
+    if (b == m) {
+        seg_start[first[m]] = offsets[m];
+        return;
+    }
+    uint32_t e = offsets[b];
+    for (uint32_t s = first[b]; s < first[b + 1]; s++, e += ZK_BUCKET_SEGMENT) seg_start[s] = e;
 }
 
 /// Thread s: seg_sums[s] = sum of entries [seg_start[s], seg_start[s + 1]).

@@ -22,23 +22,11 @@
 // vector of a batch stored back to back (batch_vector), so a batch of small
 // transforms costs one launch per pass instead of one per pass and vector.
 //
-// Block kernels are written once for both sides: ZK_BLOCK_FOR walks a
-// block's threads (threadIdx.x on the device, a loop on the host, which runs
-// a whole block in one host thread) and ZK_BLOCK_SYNC is __syncthreads (a
-// no-op between the host loops, which already run stage after stage).
+// The block kernels are written once for both sides (util/block.cuh).
 #pragma once
 
 #include "../ff/bn254.cuh"
-
-#ifdef __CUDA_ARCH__
-#define ZK_BLOCK_FOR(t, count) for (uint32_t t = threadIdx.x; t < (count); t += blockDim.x)
-#define ZK_BLOCK_SYNC() __syncthreads()
-#else
-#define ZK_BLOCK_FOR(t, count) for (uint32_t t = 0; t < (count); t++)
-#define ZK_BLOCK_SYNC() \
-    do {                \
-    } while (0)
-#endif
+#include "../util/block.cuh"
 
 #define ZK_NTT_BLOCK_LOG 8  // shared-memory stages: blocks of 256 elements (8 KiB)
 

@@ -179,6 +179,31 @@ void zk_emu_bucket_count(uint32_t block_begin, uint32_t block_end, uint32_t bloc
     ZK_EMU_GRID(bucket_count_body(tid, scalars, counts, p))
 }
 
+/// Blocks [block_begin, block_end) of zk_scan_tiles, each run whole with
+/// its own shared-memory tile.
+void zk_emu_scan_tiles(uint32_t block_begin, uint32_t block_end, const uint32_t* in,
+                       uint32_t count, uint32_t* out, uint32_t len, uint32_t* tile_sums) {
+    uint32_t sh[1 << ZK_SCAN_TILE_LOG];
+    for (uint32_t b = block_begin; b < block_end; b++)
+        scan_tiles_body(b, in, count, out, len, tile_sums, sh);
+}
+
+void zk_emu_scan_add(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                     uint32_t* out, const uint32_t* tile_offsets, uint32_t len) {
+    ZK_EMU_GRID(scan_add_body(tid, out, tile_offsets, len))
+}
+
+void zk_emu_segment_count(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                          const uint32_t* offsets, uint32_t* nseg, uint32_t* widest, uint32_t m) {
+    ZK_EMU_GRID(segment_count_body(tid, offsets, nseg, widest, m))
+}
+
+void zk_emu_segment_starts(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
+                           const uint32_t* offsets, const uint32_t* first, uint32_t* seg_start,
+                           uint32_t m) {
+    ZK_EMU_GRID(segment_starts_body(tid, offsets, first, seg_start, m))
+}
+
 void zk_emu_bucket_scatter(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
                            const uint32_t* scalars, uint32_t* cursors, uint32_t* entries,
                            bucket_params p) {

@@ -1,13 +1,19 @@
 //! Host side of the GPU bucket method (`kernels/msm/bucket_msm.cuh`): the
-//! geometry, the steps between kernels (prefix sum of the bucket counts,
-//! cutting buckets into segments) and the final window combination. Shared
-//! by the GPU runtime and the host emulation, which run the same sequence.
+//! geometry and the final window combination, shared by the GPU runtime and
+//! the host emulation, which run the same sequence; and plain host versions
+//! of the steps the device does between kernels (prefix sum of the bucket
+//! counts, cutting buckets into segments, the levels of bucket sums), the
+//! references the tests hold the device kernels to.
 
 use ark_bn254::G1Projective;
 use ark_ff::Zero;
 
-/// Bucket entries one thread sums at most (`zk_bucket_segments`).
+/// Bucket entries one thread sums at most (`zk_bucket_segments`;
+/// `ZK_BUCKET_SEGMENT` in the kernels).
 pub const SEGMENT: u32 = 64;
+
+/// Values one block of `zk_scan_tiles` scans (`1 << ZK_SCAN_TILE_LOG`).
+pub const SCAN_TILE: u32 = 1 << 10;
 
 /// Bucket slices per window in `zk_window_reduce` (a power of two, at most
 /// one per bucket). Measured on an H100 at 2^20 terms (c = 16, 17 windows):
@@ -89,7 +95,8 @@ impl BucketParams {
     }
 }
 
-/// `offsets[b] = counts[0] + ... + counts[b - 1]`, with the total last.
+/// `offsets[b] = counts[0] + ... + counts[b - 1]`, with the total last (the
+/// host reference of the device scan).
 pub fn exclusive_scan(counts: &[u32]) -> Vec<u32> {
     let mut out = Vec::with_capacity(counts.len() + 1);
     let mut acc = 0u32;
@@ -114,7 +121,8 @@ pub struct Segments {
 
 impl Segments {
     /// Cuts every bucket (entries `offsets[b]..offsets[b + 1]`) into
-    /// segments of at most [`SEGMENT`] entries.
+    /// segments of at most [`SEGMENT`] entries (the host reference of the
+    /// device's `zk_segment_count` and `zk_segment_starts`).
     pub fn new(offsets: &[u32]) -> Segments {
         let buckets = offsets.len().saturating_sub(1);
         let mut seg_start = Vec::new();
@@ -147,7 +155,8 @@ impl Segments {
 /// the last has one range per bucket. Before it, every bucket with more
 /// than [`SEGMENT`] inputs is cut into ranges of at most [`SEGMENT`],
 /// level after level, so no thread adds more than [`SEGMENT`] points
-/// however skewed the buckets are.
+/// however skewed the buckets are. (The host reference of the level loop
+/// the runtime and the emulation run with the segment kernels.)
 pub fn collect_levels(bucket_seg: &[u32]) -> Vec<Vec<u32>> {
     let widest = |b: &[u32]| b.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
     let mut levels = Vec::new();

@@ -10,7 +10,7 @@
 //! It is slow (32-bit limbs, an emulated carry flag): a test tool, not a
 //! CPU backend.
 
-use crate::bucket::{collect_levels, combine_windows, exclusive_scan, BucketParams, Segments};
+use crate::bucket::{combine_windows, BucketParams, SCAN_TILE, SEGMENT};
 use crate::layout::{fq_limbs, fr_limbs, DeviceAffine, DeviceJacobian, DeviceXyzz};
 use crate::plan::{LaunchPlan, ReductionRounds, Round};
 use crate::tables::DbcTables;
@@ -75,6 +75,41 @@ mod ffi {
             abc: *mut u32,
             z_inv: *const u32,
             n: u32,
+        );
+        pub fn zk_emu_scan_tiles(
+            block_begin: u32,
+            block_end: u32,
+            input: *const u32,
+            count: u32,
+            out: *mut u32,
+            len: u32,
+            tile_sums: *mut u32,
+        );
+        pub fn zk_emu_scan_add(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            out: *mut u32,
+            tile_offsets: *const u32,
+            len: u32,
+        );
+        pub fn zk_emu_segment_count(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            offsets: *const u32,
+            nseg: *mut u32,
+            widest: *mut u32,
+            m: u32,
+        );
+        pub fn zk_emu_segment_starts(
+            block_begin: u32,
+            block_end: u32,
+            block_dim: u32,
+            offsets: *const u32,
+            first: *const u32,
+            seg_start: *mut u32,
+            m: u32,
         );
         pub fn zk_emu_scalar_bits(
             block_begin: u32,
@@ -502,6 +537,109 @@ fn terms_and_reduce(
     reduce(terms)
 }
 
+/// The exclusive prefix sum of `input` into `out` by the kernels
+/// `zk_scan_tiles` and `zk_scan_add`, in the runtime's sequence: tiles of
+/// 2^ZK_SCAN_TILE_LOG values, the tile totals scanned the same way
+/// (recursively), then added back. Inputs past `input.len()` read as zero,
+/// so an `out` one longer than `input` ends with the total.
+pub fn scan_into(input: &[u32], out: &mut [u32]) {
+    let len = out.len() as u32;
+    let tiles = len.div_ceil(SCAN_TILE).max(1);
+    let mut tile_sums = vec![0u32; tiles as usize];
+    let (op, tp) = (
+        SharedMut(out.as_mut_ptr()),
+        SharedMut(tile_sums.as_mut_ptr()),
+    );
+    let count = input.len() as u32;
+    simulate_grid(
+        LaunchPlan {
+            grid: tiles,
+            block: 1,
+        },
+        |lo, hi| {
+            let (o, t) = (op, tp);
+            // SAFETY: block b writes out[b tile .. (b + 1) tile) below len and
+            // tile_sums[b] only; reads input below count.
+            unsafe { ffi::zk_emu_scan_tiles(lo, hi, input.as_ptr(), count, o.0, len, t.0) }
+        },
+    );
+    if tiles > 1 {
+        let mut tile_offsets = vec![0u32; tiles as usize];
+        scan_into(&tile_sums, &mut tile_offsets);
+        let plan = LaunchPlan::for_threads(len);
+        simulate_grid(plan, |lo, hi| {
+            let o = op;
+            // SAFETY: thread i < len updates out[i] only.
+            unsafe { ffi::zk_emu_scan_add(lo, hi, plan.block, o.0, tile_offsets.as_ptr(), len) }
+        });
+    }
+}
+
+/// Buckets cut into segments on the "device" (what [`segments`] returns).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceSegments {
+    /// Segment `s` covers entries `seg_start[s]..seg_start[s + 1]`.
+    pub seg_start: Vec<u32>,
+    /// Bucket `b` has segments `bucket_seg[b]..bucket_seg[b + 1]`.
+    pub bucket_seg: Vec<u32>,
+    /// The most entries in one bucket.
+    pub widest: u32,
+}
+
+impl DeviceSegments {
+    /// Number of segments.
+    pub fn count(&self) -> u32 {
+        self.seg_start.len() as u32 - 1
+    }
+}
+
+/// The buckets bounded by `offsets` (one more entry than buckets) cut into
+/// segments of at most [`SEGMENT`] entries by the kernels
+/// `zk_segment_count`, the scan and `zk_segment_starts`, as the runtime
+/// runs them; equal to [`crate::bucket::Segments::new`].
+pub fn segments(offsets: &[u32]) -> DeviceSegments {
+    let m = offsets.len() as u32 - 1;
+    let mut nseg = vec![0u32; m as usize];
+    let mut widest = 0u32;
+    let (np, wp) = (
+        SharedMut(nseg.as_mut_ptr()),
+        SharedMut(&mut widest as *mut u32),
+    );
+    let plan = LaunchPlan::for_threads(m);
+    simulate_grid(plan, |lo, hi| {
+        let (n, w) = (np, wp);
+        // SAFETY: thread b < m reads offsets[b..=b + 1], writes nseg[b];
+        // one counter, updated atomically.
+        unsafe { ffi::zk_emu_segment_count(lo, hi, plan.block, offsets.as_ptr(), n.0, w.0, m) }
+    });
+    let mut bucket_seg = vec![0u32; m as usize + 1];
+    scan_into(&nseg, &mut bucket_seg);
+    let mut seg_start = vec![0u32; bucket_seg[m as usize] as usize + 1];
+    let sp = SharedMut(seg_start.as_mut_ptr());
+    let plan = LaunchPlan::for_threads(m + 1);
+    simulate_grid(plan, |lo, hi| {
+        let s = sp;
+        // SAFETY: thread b writes its own bucket's segment bounds (disjoint
+        // ranges of seg_start by the scan), thread m the last one.
+        unsafe {
+            ffi::zk_emu_segment_starts(
+                lo,
+                hi,
+                plan.block,
+                offsets.as_ptr(),
+                bucket_seg.as_ptr(),
+                s.0,
+                m,
+            )
+        }
+    });
+    DeviceSegments {
+        seg_start,
+        bucket_seg,
+        widest,
+    }
+}
+
 /// The bucket method with every kernel emulated over simulated grids (blocks
 /// on the host's cores, atomics real), in the GPU runtime's sequence:
 /// count, prefix sum, scatter, segment sums, bucket sums, window slices,
@@ -547,8 +685,10 @@ pub fn bucket_msm_bigint(
         // updated with atomic increments.
         unsafe { ffi::zk_emu_bucket_count(lo, hi, plan.block, k.as_ptr().cast(), c.0, p) }
     });
-    // 2. prefix sum, scatter (counting sort by bucket)
-    let offsets = exclusive_scan(&counts);
+    // 2. prefix sum and segments on the "device", scatter (counting sort by bucket)
+    let mut offsets = vec![0u32; counts.len() + 1];
+    scan_into(&counts, &mut offsets);
+    let seg = segments(&offsets);
     let mut cursors = offsets[..counts.len()].to_vec();
     let mut entries = vec![0u32; *offsets.last().unwrap() as usize];
     let (cu, en) = (
@@ -563,7 +703,6 @@ pub fn bucket_msm_bigint(
     });
     debug_assert!((0..counts.len()).all(|i| cursors[i] == offsets[i + 1]));
     // 3. segment sums
-    let seg = Segments::new(&offsets);
     let mut seg_sums = vec![DeviceXyzz::default(); seg.count().max(1) as usize];
     let ss = SharedMut(seg_sums.as_mut_ptr().cast());
     if seg.count() > 0 {
@@ -586,9 +725,9 @@ pub fn bucket_msm_bigint(
             }
         });
     }
-    // 4. bucket sums, in levels where buckets hold many segments
-    let mut sums = seg_sums;
-    for bounds in collect_levels(&seg.bucket_seg) {
+    // 4. bucket sums, in levels where buckets hold many segments (each
+    // level's ranges cut by the segment kernels, as the runtime does)
+    let collect = |sums: &[DeviceXyzz], bounds: &[u32]| {
         let ranges = bounds.len() as u32 - 1;
         let mut out = vec![DeviceXyzz::default(); ranges.max(1) as usize];
         let op = SharedMut(out.as_mut_ptr().cast());
@@ -609,8 +748,15 @@ pub fn bucket_msm_bigint(
                 )
             }
         });
-        sums = out;
+        out
+    };
+    let (mut sums, mut bounds, mut widest) = (seg_sums, seg.bucket_seg, seg.widest);
+    while widest.div_ceil(SEGMENT) > SEGMENT {
+        let level = segments(&bounds);
+        sums = collect(&sums, &level.seg_start);
+        (bounds, widest) = (level.bucket_seg, level.widest);
     }
+    let sums = collect(&sums, &bounds);
     let buckets = sums;
     debug_assert_eq!(buckets.len(), p.total_buckets() as usize);
     // 5. window slices, combined on the host

@@ -4,7 +4,7 @@
 //! then `zk_reduce_pairs` round by round, as [`crate::plan`] lays out and as
 //! the host emulation runs it), chunked to fit device memory.
 
-use crate::bucket::{collect_levels, combine_windows, exclusive_scan, BucketParams, Segments};
+use crate::bucket::{combine_windows, BucketParams, SCAN_TILE, SEGMENT};
 use crate::error::CudaError;
 use crate::layout::{fr_from_limbs, fr_limbs, fr_slice_limbs, fr_slice_limbs_mut};
 use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
@@ -16,7 +16,7 @@ use ark_ff::{One, Zero};
 use cust::context::{Context, CurrentContext};
 use cust::device::Device;
 use cust::launch;
-use cust::memory::{CopyDestination, DeviceBox, DeviceBuffer, DeviceSlice};
+use cust::memory::{AsyncCopyDestination, CopyDestination, DeviceBox, DeviceBuffer, DeviceSlice};
 use cust::module::Module;
 use cust::stream::{Stream, StreamFlags};
 use cust::CudaFlags;
@@ -706,6 +706,101 @@ fn alloc_output<T: cust::memory::DeviceCopy>(n: usize) -> Result<DeviceBuffer<T>
     })
 }
 
+/// The exclusive prefix sum of the first `count` values of `input` into
+/// `out` (`zk_scan_tiles`, the tile totals scanned the same way, then
+/// `zk_scan_add`), as [`crate::emulation::scan_into`] runs it; values past
+/// `count` read as zero, so an `out` of `count + 1` values ends with the
+/// total. Queued on the stream; the buffers of the recursion go to `keep`,
+/// which the caller holds until the stream is done.
+fn scan_into(
+    g: &Inner,
+    input: &DeviceSlice<u32>,
+    count: u32,
+    out: &DeviceSlice<u32>,
+    keep: &mut Vec<DeviceBuffer<u32>>,
+) -> Result<(), CudaError> {
+    let (module, stream) = (&g.module, &g.stream);
+    let len = out.len() as u32;
+    let tiles = len.div_ceil(SCAN_TILE).max(1);
+    let tile_sums = alloc_output::<u32>(tiles as usize)?;
+    // SAFETY: block b reads input below count and writes out below len and
+    // tile_sums[b]; `sh` is the kernel's static shared tile.
+    unsafe {
+        launch!(module.zk_scan_tiles<<<tiles, SCAN_TILE / 2, 0, stream>>>(
+            input.as_device_ptr(), count, out.as_device_ptr(), len, tile_sums.as_device_ptr()))?;
+    }
+    if tiles > 1 {
+        let tile_offsets = alloc_output::<u32>(tiles as usize)?;
+        scan_into(g, &tile_sums, tiles, &tile_offsets, keep)?;
+        let p = LaunchPlan::for_threads(len);
+        // SAFETY: thread i < len updates out[i] from tile_offsets[i / tile].
+        unsafe {
+            launch!(module.zk_scan_add<<<p.grid, p.block, 0, stream>>>(
+                out.as_device_ptr(), tile_offsets.as_device_ptr(), len))?;
+        }
+        keep.push(tile_offsets);
+    }
+    keep.push(tile_sums);
+    Ok(())
+}
+
+/// Buckets cut into segments on the device ([`device_segments`]).
+struct SegmentsOnDevice {
+    /// `count + 1` bounds into the entries.
+    seg_start: DeviceBuffer<u32>,
+    /// `buckets + 1` bounds into the segments.
+    bucket_seg: DeviceBuffer<u32>,
+    /// Segments.
+    count: u32,
+    /// The most entries in one bucket.
+    widest: u32,
+}
+
+/// The `m` buckets bounded by `offsets` (`m + 1` values) cut into segments
+/// of at most [`SEGMENT`] entries (`zk_segment_count`, the scan,
+/// `zk_segment_starts`), as [`crate::emulation::segments`] runs it. Only
+/// the number of segments and the widest bucket come back to the host.
+fn device_segments(
+    g: &Inner,
+    offsets: &DeviceSlice<u32>,
+    m: u32,
+    keep: &mut Vec<DeviceBuffer<u32>>,
+) -> Result<SegmentsOnDevice, CudaError> {
+    let (module, stream) = (&g.module, &g.stream);
+    let nseg = alloc_output::<u32>(m as usize)?;
+    let d_widest = upload(&[0u32])?;
+    let p = LaunchPlan::for_threads(m);
+    // SAFETY: thread b < m reads offsets[b..=b + 1] and writes nseg[b]; one
+    // counter, updated atomically.
+    unsafe {
+        launch!(module.zk_segment_count<<<p.grid, p.block, 0, stream>>>(
+            offsets.as_device_ptr(), nseg.as_device_ptr(), d_widest.as_device_ptr(), m))?;
+    }
+    let bucket_seg = alloc_output::<u32>(m as usize + 1)?;
+    scan_into(g, &nseg, m, &bucket_seg, keep)?;
+    stream.synchronize()?;
+    let (mut count, mut widest) = ([0u32], [0u32]);
+    bucket_seg
+        .index(m as usize..m as usize + 1)
+        .copy_to(&mut count[..])?;
+    d_widest.copy_to(&mut widest[..])?;
+    keep.push(nseg);
+    let seg_start = alloc_output::<u32>(count[0] as usize + 1)?;
+    let p = LaunchPlan::for_threads(m + 1);
+    // SAFETY: thread b < m writes its bucket's bounds (disjoint ranges of
+    // seg_start, by the scan), thread m the last bound.
+    unsafe {
+        launch!(module.zk_segment_starts<<<p.grid, p.block, 0, stream>>>(
+            offsets.as_device_ptr(), bucket_seg.as_device_ptr(), seg_start.as_device_ptr(), m))?;
+    }
+    Ok(SegmentsOnDevice {
+        seg_start,
+        bucket_seg,
+        count: count[0],
+        widest: widest[0],
+    })
+}
+
 /// Device bytes of a bucket MSM of `n` terms (an upper bound): bases and
 /// scalars, one entry per (term, window), segments, and the buckets.
 fn bucket_bytes(n: usize) -> usize {
@@ -713,7 +808,7 @@ fn bucket_bytes(n: usize) -> usize {
     let (w, buckets) = (p.windows as usize, p.total_buckets() as usize);
     let entries = n * w;
     let segments = entries / crate::bucket::SEGMENT as usize + buckets;
-    n * (64 + 32) + entries * 4 + segments * (128 + 4) + buckets * (128 + 12)
+    n * (64 + 32) + entries * 4 + segments * (128 + 4) + buckets * (128 + 20)
 }
 
 fn run_bucket_chunk(
@@ -773,57 +868,67 @@ fn bucket_pipeline(
             d_scalars.as_device_ptr(), d_counts.as_device_ptr(), p))?;
     }
     laps.lap("count")?;
-    stream.synchronize()?;
-    let mut counts = vec![0u32; total as usize];
-    d_counts.copy_to(&mut counts[..])?;
-    // 2. prefix sum on the host, scatter on the device
-    let offsets = exclusive_scan(&counts);
-    let entries_len = *offsets.last().unwrap_or(&0);
-    let d_cursors = upload(&offsets[..total as usize])?;
-    laps.lap("scan (host)")?;
-    let d_entries = alloc_output::<u32>(entries_len as usize)?;
+    // 2. prefix sum and segments on the device, scatter
+    let mut keep = Vec::new();
+    let d_offsets = alloc_output::<u32>(total as usize + 1)?;
+    scan_into(g, &d_counts, total, &d_offsets, &mut keep)?;
+    let mut d_cursors = alloc_output::<u32>(total as usize)?;
+    // SAFETY: both slices hold `total` values; the copy is queued on the
+    // stream after the scan that writes the offsets.
+    unsafe { d_cursors.async_copy_from(&d_offsets.index(0..total as usize), stream)? };
+    let seg = device_segments(g, &d_offsets, total, &mut keep)?;
+    laps.lap("scan and segments")?;
+    let d_entries = alloc_output::<u32>(p.n as usize * p.windows as usize)?;
     // SAFETY: each cursor starts at its bucket's offset; slots stay below
-    // the next offset, inside d_entries.
+    // the next offset, at most n * windows, inside d_entries.
     unsafe {
         launch!(module.zk_bucket_scatter<<<plan.grid, plan.block, 0, stream>>>(
             d_scalars.as_device_ptr(), d_cursors.as_device_ptr(), d_entries.as_device_ptr(), p))?;
     }
     laps.lap("scatter")?;
     // 3. segment sums
-    let seg = Segments::new(&offsets);
-    let d_seg_start = upload(&seg.seg_start)?;
-    laps.lap("segments (host)")?;
-    let d_seg_sums = alloc_output::<DeviceXyzz>(seg.count() as usize)?;
-    if seg.count() > 0 {
-        let sp = LaunchPlan::for_threads(seg.count());
+    let d_seg_sums = alloc_output::<DeviceXyzz>(seg.count as usize)?;
+    if seg.count > 0 {
+        let sp = LaunchPlan::for_threads(seg.count);
         // SAFETY: segment bounds index d_entries; entries index d_bases.
         unsafe {
             launch!(module.zk_bucket_segments<<<sp.grid, sp.block, 0, stream>>>(
-                d_bases.as_device_ptr(), d_entries.as_device_ptr(), d_seg_start.as_device_ptr(),
-                d_seg_sums.as_device_ptr(), seg.count()))?;
+                d_bases.as_device_ptr(), d_entries.as_device_ptr(), seg.seg_start.as_device_ptr(),
+                d_seg_sums.as_device_ptr(), seg.count))?;
         }
     }
     laps.lap("segment sums")?;
-    // 4. bucket sums, in levels where buckets hold many segments
-    let mut sums = d_seg_sums;
+    // 4. bucket sums, in levels where buckets hold many segments (each
+    // level's ranges cut by the segment kernels)
     // Every level's buffers stay alive until the stream is done with them.
-    let (mut keep, mut keep_sums) = (Vec::new(), Vec::new());
-    for bounds in collect_levels(&seg.bucket_seg) {
-        let ranges = bounds.len() as u32 - 1;
-        let d_bounds = upload(&bounds)?;
+    let mut keep_sums = Vec::new();
+    let mut collect = |sums: DeviceBuffer<DeviceXyzz>,
+                       bounds: &DeviceBuffer<u32>,
+                       ranges: u32|
+     -> Result<DeviceBuffer<DeviceXyzz>, CudaError> {
         let out = alloc_output::<DeviceXyzz>(ranges as usize)?;
         let bp = LaunchPlan::for_threads(ranges);
         // SAFETY: `bounds` has ranges + 1 entries bounding `sums`; thread r
         // writes out[r] only.
         unsafe {
             launch!(module.zk_bucket_collect<<<bp.grid, bp.block, 0, stream>>>(
-                sums.as_device_ptr(), d_bounds.as_device_ptr(), out.as_device_ptr(), ranges))?;
+                sums.as_device_ptr(), bounds.as_device_ptr(), out.as_device_ptr(), ranges))?;
         }
-        keep.push(d_bounds);
-        keep_sums.push(std::mem::replace(&mut sums, out));
+        keep_sums.push(sums);
+        Ok(out)
+    };
+    let mut sums = d_seg_sums;
+    let (mut bounds, mut widest) = (seg.bucket_seg, seg.widest);
+    while widest.div_ceil(SEGMENT) > SEGMENT {
+        let level = device_segments(g, &bounds, total, &mut keep)?;
+        sums = collect(sums, &level.seg_start, level.count)?;
+        keep.push(std::mem::replace(&mut bounds, level.bucket_seg));
+        keep.push(level.seg_start);
+        widest = level.widest;
     }
+    sums = collect(sums, &bounds, total)?;
     stream.synchronize()?;
-    drop((keep, keep_sums));
+    drop((keep, keep_sums, bounds, seg.seg_start));
     let d_buckets = sums;
     laps.lap("bucket sums")?;
     // 5. window slices, combined on the host

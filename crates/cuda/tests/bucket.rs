@@ -7,7 +7,7 @@ use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 use ark_ff::{BigInt, One, PrimeField, UniformRand, Zero};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use zkaccel_cuda::emulation::bucket_msm_bigint;
+use zkaccel_cuda::emulation::{self, bucket_msm_bigint};
 
 fn rng(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(seed)
@@ -152,5 +152,52 @@ fn dense_sparse_small_and_skewed_up_to_2_pow_14() {
         // every scalar equal: one bucket per window holds all n entries
         let same = vec![Fr::from(12345u64); n];
         check(&b[..n], &same, None, "one crowded bucket");
+    }
+}
+
+/// The device prefix sum (tiles of 1024, tile totals scanned recursively)
+/// against the host's, on lengths around the tile boundaries and one that
+/// needs three levels of tiles.
+#[test]
+fn device_scan_equals_host_scan() {
+    use zkaccel_cuda::bucket::exclusive_scan;
+    let mut r = rng(40);
+    for len in [0usize, 1, 2, 1023, 1024, 1025, 5000, (1 << 20) + 3] {
+        let counts: Vec<u32> = (0..len).map(|_| r.gen_range(0..200)).collect();
+        let mut got = vec![0u32; len + 1];
+        emulation::scan_into(&counts, &mut got);
+        assert_eq!(got, exclusive_scan(&counts), "{len} counts");
+    }
+}
+
+/// The device's segments (per-bucket counts, their scan, the bounds) and
+/// its level loop for crowded buckets, against the host references.
+#[test]
+fn device_segments_equal_host_segments() {
+    use zkaccel_cuda::bucket::{collect_levels, exclusive_scan, Segments, SEGMENT};
+    let mut r = rng(41);
+    let mut cases: Vec<Vec<u32>> = vec![
+        vec![0],
+        vec![0, 3, 0, 130, 64, 1],
+        vec![63, 64, 65, 128, 129],
+        vec![300_000, 0, 5000, 1],
+    ];
+    cases.push((0..3000).map(|_| r.gen_range(0..300)).collect());
+    for counts in cases {
+        let offsets = exclusive_scan(&counts);
+        let seg = emulation::segments(&offsets);
+        let host = Segments::new(&offsets);
+        assert_eq!(seg.seg_start, host.seg_start, "{} buckets", counts.len());
+        assert_eq!(seg.bucket_seg, host.bucket_seg);
+        assert_eq!(seg.widest, counts.iter().copied().max().unwrap());
+        // the level loop of the runtime against collect_levels
+        let (mut bounds, mut widest, mut levels) = (seg.bucket_seg, seg.widest, Vec::new());
+        while widest.div_ceil(SEGMENT) > SEGMENT {
+            let level = emulation::segments(&bounds);
+            levels.push(level.seg_start);
+            (bounds, widest) = (level.bucket_seg, level.widest);
+        }
+        levels.push(bounds);
+        assert_eq!(levels, collect_levels(&host.bucket_seg));
     }
 }
