@@ -4,7 +4,8 @@
 //! # What is here
 //! - [`CudaMsm`], an [`MsmProvider`](zkaccel_cpu::MsmProvider) for BN254 G1:
 //!   the bucket method (Pippenger) as a sequence of simple kernels
-//!   (`kernels/msm/bucket_msm.cuh`, host steps in [`bucket`]), with bases
+//!   (`kernels/msm/bucket_msm.cuh`; prefix sum and segments on the device,
+//!   geometry and host references in [`bucket`]), with bases
 //!   optionally kept on the device ([`DeviceBases`]); its [`GpuMethod::Auto`]
 //!   runs the CPU for few terms or narrow scalars, as measured on an H100.
 //! - The paper's GPU MSM (one thread per term computes its scalar's
@@ -14,7 +15,8 @@
 //!   size measured.
 //! - The NTT over BN254 Fr (`kernels/ntt/ntt.cuh`: twiddles cached on the
 //!   device, bit reversal, a shared-memory pass over contiguous blocks, then
-//!   strided shared-memory passes of up to 8 stages, coset and 1/n scaling)
+//!   strided shared-memory passes of up to 8 stages, coset and 1/n scaling,
+//!   batches in one launch per pass)
 //!   as [`CudaNtt`], an [`NttProvider`](zkaccel_ntt::NttProvider), and
 //!   Groth16's quotient as one device job ([`CudaNtt::quotient`]).
 //! - [`emulation`]: the same kernels compiled for the host by g++, run by the
@@ -33,7 +35,7 @@
 //! # Kernel layout
 //! | folder | what |
 //! |---|---|
-//! | `kernels/util/` | host/device portability, the PTX carry-chain primitives |
+//! | `kernels/util/` | host/device portability, the PTX carry-chain primitives, atomics, block helpers, the prefix sum |
 //! | `kernels/ff/` | Montgomery field arithmetic on 32-bit limbs, BN254 Fq and Fr |
 //! | `kernels/ec/` | Jacobian (dbl, tpl, madd, add) and XYZZ formulas, BN254 G1 |
 //! | `kernels/dbc/` | integers and the per-thread δ-suboptimal chain |
