@@ -652,11 +652,17 @@ pub fn bucket_msm_bigint(
     window: Option<u32>,
 ) -> G1Projective {
     assert_eq!(bases.len(), scalars.len(), "one scalar per base");
+    let k: Vec<[u32; 8]> = scalars.iter().map(crate::layout::scalar_limbs).collect();
+    bucket_msm_limbs(bases, &k, window)
+}
+
+/// [`bucket_msm_bigint`] on the scalars' limbs (integers, as the kernels
+/// read them after `zk_fr_from_montgomery`).
+fn bucket_msm_limbs(bases: &[G1Affine], k: &[[u32; 8]], window: Option<u32>) -> G1Projective {
     let n = bases.len() as u32;
     if n == 0 {
         return G1Projective::zero();
     }
-    let k: Vec<[u32; 8]> = scalars.iter().map(crate::layout::scalar_limbs).collect();
     let b: Vec<DeviceAffine> = bases.iter().map(DeviceAffine::from_ark).collect();
     let plan = LaunchPlan::for_threads(n);
 
@@ -898,6 +904,31 @@ fn ntt_limbs(d: &mut [[u32; 8]], vectors: u32, job: &crate::ntt::NttJob) {
 /// interpolated from the coset; the result is `h`'s coefficients.
 pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
     let n = abc[0].len();
+    quotient_limbs(abc, job)[..n]
+        .iter()
+        .map(|l| crate::layout::fr_from_limbs(l).expect("reduced values from the kernels"))
+        .collect()
+}
+
+/// Groth16's quotient and the MSM of its first `bases.len()` coefficients
+/// as the GPU runs them with `h` kept on the device
+/// (`DeviceBases::quotient_msm`): the quotient's launches, then
+/// `zk_fr_from_montgomery` on `h` in place and the bucket method on it.
+pub fn quotient_msm(
+    abc: [Vec<Fr>; 3],
+    job: &crate::ntt::QuotientJob,
+    bases: &[G1Affine],
+) -> G1Projective {
+    let d = quotient_limbs(abc, job);
+    let mut h = d[..bases.len()].to_vec();
+    launch_fr_from_montgomery(LaunchPlan::for_threads(h.len() as u32), &mut h);
+    bucket_msm_limbs(bases, &h, None)
+}
+
+/// The quotient's launches over the three vectors stored back to back; `h`
+/// (Montgomery limbs) is the first vector of the result.
+fn quotient_limbs(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<[u32; 8]> {
+    let n = abc[0].len();
     assert!(
         abc.iter().all(|v| v.len() == n),
         "three vectors of n values"
@@ -914,8 +945,5 @@ pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
         unsafe { ffi::zk_emu_quotient(lo, hi, plan.block, abc.0, z.as_ptr(), n as u32) }
     });
     ntt_limbs(&mut d[..n], 1, &job.from_coset);
-    d[..n]
-        .iter()
-        .map(|l| crate::layout::fr_from_limbs(l).expect("reduced values from the kernels"))
-        .collect()
+    d
 }

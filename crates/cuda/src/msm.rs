@@ -3,11 +3,12 @@
 
 use crate::error::CudaError;
 use crate::layout::{bigint_slice_limbs, fr_limbs, fr_slice_limbs, scalar_limbs, DeviceAffine};
+use crate::ntt::quotient_job;
 #[cfg(feature = "cuda")]
 use crate::runtime::BasesBuffer;
 #[cfg(not(feature = "cuda"))]
 use crate::stub::BasesBuffer;
-use crate::CudaContext;
+use crate::{CudaContext, CudaNtt};
 use ark_bn254::{g1::Config as G1Config, Fr, G1Affine, G1Projective};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInt, BigInteger, PrimeField, Zero};
@@ -16,6 +17,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use zkaccel_cpu::msm::check_lengths;
 use zkaccel_cpu::{CpuMsm, MsmError, MsmProvider};
+use zkaccel_ntt::NttDomain;
 
 /// The delta of the per-thread chain search (the paper's GPU setting).
 pub const DEFAULT_DELTA: u32 = 1;
@@ -191,6 +193,36 @@ impl CudaMsm {
             .ctx
             .bucket_msm_resident(buf, &staged, true)
             .map_err(backend_error)
+    }
+
+    /// Groth16's quotient and its MSM with `h` kept on the device
+    /// ([`DeviceBases::quotient_msm`]), or, for a provider that fell back
+    /// to the CPU, the same result from the CPU NTT and MSM (`bases` given
+    /// on the host, as many as `h` has coefficients or fewer).
+    pub fn quotient_msm(
+        &self,
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+        bases: &[G1Affine],
+    ) -> Result<G1Projective, MsmError> {
+        if self.gpu.is_some() {
+            return self.upload(bases)?.quotient_msm(domain, coset, abc);
+        }
+        let n = domain.as_radix2().size as usize;
+        if bases.len() > n {
+            return Err(MsmError::LengthMismatch {
+                bases: bases.len(),
+                scalars: n,
+            });
+        }
+        let h = CudaNtt::on_cpu(self.fallback_reason.clone())
+            .quotient(domain, coset, abc)
+            .map_err(|e| MsmError::Backend {
+                backend: "cuda (cpu fallback)",
+                message: e.to_string(),
+            })?;
+        self.cpu.msm(bases, &h[..bases.len()])
     }
 
     /// Runs the non-zero terms on the GPU with the chosen method.
@@ -396,6 +428,35 @@ impl DeviceBases {
     /// Whether there are none.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+}
+
+impl DeviceBases {
+    /// Groth16's quotient `h = (a b - c) / Z` from the evaluations `abc` of
+    /// `a`, `b`, `c` on `domain` (as [`CudaNtt::quotient`]), then `sum_i h_i
+    /// B_i` over these bases (at most as many as `h` has coefficients: the
+    /// first ones are used), with `h` kept on the device between the two:
+    /// the quotient's download and the MSM's upload of its scalars are
+    /// gone. Shapes are checked as [`CudaNtt::quotient`] checks them.
+    pub fn quotient_msm(
+        &self,
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+    ) -> Result<G1Projective, MsmError> {
+        let n = domain.as_radix2().size as usize;
+        if self.len > n {
+            return Err(MsmError::LengthMismatch {
+                bases: self.len,
+                scalars: n,
+            });
+        }
+        let job = quotient_job(domain, coset, &abc).map_err(|e| MsmError::Backend {
+            backend: "cuda",
+            message: e.to_string(),
+        })?;
+        let buf = self.buf.as_ref().expect("present until drop");
+        self.ctx.quotient_msm(abc, &job, buf).map_err(backend_error)
     }
 }
 

@@ -121,6 +121,27 @@ impl QuotientJob {
     }
 }
 
+/// The quotient's job for `domain` and `coset`, after checking that every
+/// vector of `abc` has one value per point of the domain and that the coset
+/// is a coset of the same size off the domain.
+pub(crate) fn quotient_job(
+    domain: &NttDomain<Fr>,
+    coset: &NttDomain<Fr>,
+    abc: &[Vec<Fr>; 3],
+) -> Result<QuotientJob, NttError> {
+    let n = domain.as_radix2().size as usize;
+    if let Some(v) = abc.iter().find(|v| v.len() != n) {
+        return Err(NttError::LengthMismatch {
+            expected: n,
+            got: v.len(),
+        });
+    }
+    QuotientJob::new(domain, coset).ok_or_else(|| NttError::Backend {
+        backend: "cuda",
+        message: "the coset must have the domain's size and lie off the domain".into(),
+    })
+}
+
 /// The GPU NTT provider for BN254 Fr.
 ///
 /// [`CudaNtt::or_cpu`] takes the GPU when there is one and otherwise runs
@@ -148,11 +169,16 @@ impl CudaNtt {
                 eprintln!(
                     "zkaccel: the CUDA NTT is unavailable ({e}); falling back to the CPU NTT"
                 );
-                CudaNtt {
-                    gpu: None,
-                    fallback_reason: Some(e),
-                }
+                CudaNtt::on_cpu(Some(e))
             }
+        }
+    }
+
+    /// The CPU fallback, with the reason the GPU is not used.
+    pub(crate) fn on_cpu(fallback_reason: Option<CudaError>) -> CudaNtt {
+        CudaNtt {
+            gpu: None,
+            fallback_reason,
         }
     }
 
@@ -179,18 +205,7 @@ impl CudaNtt {
         abc: [Vec<Fr>; 3],
     ) -> Result<Vec<Fr>, NttError> {
         let n = domain.as_radix2().size as usize;
-        if let Some(v) = abc.iter().find(|v| v.len() != n) {
-            return Err(NttError::LengthMismatch {
-                expected: n,
-                got: v.len(),
-            });
-        }
-        let Some(job) = QuotientJob::new(domain, coset) else {
-            return Err(NttError::Backend {
-                backend: "cuda",
-                message: "the coset must have the domain's size and lie off the domain".into(),
-            });
-        };
+        let job = quotient_job(domain, coset, &abc)?;
         match &self.gpu {
             Some(ctx) => ctx.quotient(abc, &job).map_err(|e| NttError::Backend {
                 backend: "cuda",

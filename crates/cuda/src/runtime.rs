@@ -481,32 +481,52 @@ impl CudaContext {
     /// three; `h` comes back.
     pub fn quotient(&self, abc: [Vec<Fr>; 3], job: &QuotientJob) -> Result<Vec<Fr>, CudaError> {
         let n = 1usize << job.interpolate.log_n;
-        assert!(abc.iter().all(|v| v.len() == n), "checked by the caller");
         let mut g = self.lock()?;
         ensure_job_powers(&mut g, &[&job.interpolate, &job.to_coset, &job.from_coset])?;
         let g = &*g;
         let mut laps = Laps::new(&g.stream, "quotient");
         let [mut a, b, c] = abc;
-        let d = upload_fr_batch(&[&a, &b, &c])?;
+        let d = quotient_on_device(g, [&a, &b, &c], job, &mut laps)?;
         drop((b, c));
-        laps.lap("upload a, b, c")?;
-        ntt_on_device(g, &d, 3, &job.interpolate, &mut laps)?;
-        ntt_on_device(g, &d, 3, &job.to_coset, &mut laps)?;
-        let plan = LaunchPlan::for_threads(n as u32);
-        let (module, stream) = (&g.module, &g.stream);
-        let z = fr_limbs(&job.z_inv);
-        // SAFETY: 3n values; thread i reads element i of each vector and
-        // writes a[i] only.
-        unsafe {
-            launch!(module.zk_quotient<<<plan.grid, plan.block, 0, stream>>>(
-                d.as_device_ptr(), z, n as u32))?;
-        }
-        laps.lap("quotient")?;
-        let h = d.index(0..n);
-        ntt_on_device(g, &h, 1, &job.from_coset, &mut laps)?;
-        download_fr(&h, &mut a)?;
+        download_fr(&d.index(0..n), &mut a)?;
         laps.lap("download and check")?;
         Ok(a)
+    }
+
+    /// Groth16's quotient and the MSM of its first `bases.len()`
+    /// coefficients on bases uploaded by [`CudaContext::upload_bases`], with
+    /// `h` kept on the device between the two, in the sequence
+    /// [`crate::emulation::quotient_msm`] emulates: the quotient's job, then
+    /// the bucket method on `h` in place. One chunk: an error if the device
+    /// cannot hold the three vectors and the MSM's working memory.
+    pub(crate) fn quotient_msm(
+        &self,
+        abc: [Vec<Fr>; 3],
+        job: &QuotientJob,
+        bases: &BasesBuffer,
+    ) -> Result<G1Projective, CudaError> {
+        let n = 1usize << job.interpolate.log_n;
+        let len = bases.len();
+        assert!(len <= n, "checked by the caller");
+        let mut g = self.lock()?;
+        ensure_job_powers(&mut g, &[&job.interpolate, &job.to_coset, &job.from_coset])?;
+        let g = &*g;
+        let (free, _) = cust::memory::mem_get_info()?;
+        let need = 3 * n * 32 + bucket_bytes(len) - len * (64 + 32);
+        if need > free / 10 * 8 {
+            return Err(CudaError::OutOfMemory {
+                requested: need,
+                free,
+            });
+        }
+        let mut laps = Laps::new(&g.stream, "quotient and msm");
+        let [a, b, c] = abc;
+        let d = quotient_on_device(g, [&a, &b, &c], job, &mut laps)?;
+        drop((a, b, c));
+        if len == 0 {
+            return Ok(G1Projective::zero());
+        }
+        bucket_on_device(g, bases, &d.index(0..len), true, laps)
     }
 
     /// `a_i * b_i` in Fq on the device (Montgomery limbs), one per thread.
@@ -706,6 +726,38 @@ fn alloc_output<T: cust::memory::DeviceCopy>(n: usize) -> Result<DeviceBuffer<T>
     })
 }
 
+/// Groth16's quotient on the device: `abc` (each `2^log_n` values) uploaded
+/// back to back, interpolated and evaluated on the coset as batches of
+/// three, combined by `zk_quotient`, the first vector interpolated from the
+/// coset. The buffer's first `2^log_n` values are then `h`'s coefficients
+/// (Montgomery form); the stream has finished. The powers must be made
+/// ([`ensure_job_powers`]).
+fn quotient_on_device(
+    g: &Inner,
+    abc: [&[Fr]; 3],
+    job: &QuotientJob,
+    laps: &mut Laps<'_>,
+) -> Result<DeviceBuffer<[u32; 8]>, CudaError> {
+    let n = 1usize << job.interpolate.log_n;
+    assert!(abc.iter().all(|v| v.len() == n), "checked by the caller");
+    let d = upload_fr_batch(&abc)?;
+    laps.lap("upload a, b, c")?;
+    ntt_on_device(g, &d, 3, &job.interpolate, laps)?;
+    ntt_on_device(g, &d, 3, &job.to_coset, laps)?;
+    let plan = LaunchPlan::for_threads(n as u32);
+    let (module, stream) = (&g.module, &g.stream);
+    let z = fr_limbs(&job.z_inv);
+    // SAFETY: 3n values; thread i reads element i of each vector and writes
+    // a[i] only.
+    unsafe {
+        launch!(module.zk_quotient<<<plan.grid, plan.block, 0, stream>>>(
+            d.as_device_ptr(), z, n as u32))?;
+    }
+    laps.lap("quotient")?;
+    ntt_on_device(g, &d.index(0..n), 1, &job.from_coset, laps)?;
+    Ok(d)
+}
+
 /// The exclusive prefix sum of the first `count` values of `input` into
 /// `out` (`zk_scan_tiles`, the tile totals scanned the same way, then
 /// `zk_scan_add`), as [`crate::emulation::scan_into`] runs it; values past
@@ -832,11 +884,24 @@ fn bucket_pipeline(
     montgomery: bool,
     mut laps: Laps<'_>,
 ) -> Result<G1Projective, CudaError> {
-    let n = scalars.len() as u32;
-    let (module, stream) = (&g.module, &g.stream);
-    let plan = LaunchPlan::for_threads(n);
     let d_scalars = upload(scalars)?;
     laps.lap("upload scalars")?;
+    bucket_on_device(g, d_bases, &d_scalars, montgomery, laps)
+}
+
+/// The bucket method on bases and scalars already on the device
+/// (`d_bases` holds at least `d_scalars.len()` bases); with `montgomery`,
+/// the scalars are Fr Montgomery limbs, converted in place first.
+fn bucket_on_device(
+    g: &Inner,
+    d_bases: &DeviceSlice<DeviceAffine>,
+    d_scalars: &DeviceSlice<[u32; 8]>,
+    montgomery: bool,
+    mut laps: Laps<'_>,
+) -> Result<G1Projective, CudaError> {
+    let n = d_scalars.len() as u32;
+    let (module, stream) = (&g.module, &g.stream);
+    let plan = LaunchPlan::for_threads(n);
     if montgomery {
         // SAFETY: argument types and counts match the kernel's signature.
         unsafe {

@@ -73,6 +73,15 @@ impl CudaContext {
         match self.never {}
     }
 
+    pub(crate) fn quotient_msm(
+        &self,
+        _abc: [Vec<ark_bn254::Fr>; 3],
+        _job: &crate::ntt::QuotientJob,
+        _bases: &BasesBuffer,
+    ) -> Result<ark_bn254::G1Projective, CudaError> {
+        match self.never {}
+    }
+
     /// See the `cuda` build.
     pub fn quotient(
         &self,

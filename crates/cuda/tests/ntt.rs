@@ -1,16 +1,19 @@
 //! The GPU NTT, every kernel emulated on the host, against ark-poly's
 //! `Radix2EvaluationDomain`: every size 2^0..2^16, forward and inverse, on
-//! the subgroup and on a coset; Groth16's quotient job; and `CudaNtt` as an
+//! the subgroup and on a coset, in batches; Groth16's quotient job, alone
+//! and with the MSM of `h` kept on the device; `CudaNtt` as an
 //! `NttProvider`.
 
-use ark_bn254::Fr;
+use ark_bn254::{Fr, G1Affine, G1Projective};
+use ark_ec::{AffineRepr, VariableBaseMSM};
 use ark_ff::{FftField, Field, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use zkaccel_cpu::MsmProvider;
 use zkaccel_cuda::emulation;
 use zkaccel_cuda::ntt::{NttJob, QuotientJob};
-use zkaccel_cuda::CudaNtt;
+use zkaccel_cuda::{CudaMsm, CudaNtt};
 use zkaccel_ntt::{Direction, NttDomain, NttProvider};
 
 fn log_max() -> u32 {
@@ -192,4 +195,69 @@ fn provider_quotient_falls_back_or_matches() {
         p.quotient(&d, &big, random_abc(3, 2)).is_err(),
         "sizes differ"
     );
+}
+
+/// `len` random bases with one point at infinity, a repeat, and P with -P
+/// where there is room.
+fn h_bases(len: usize, seed: u64) -> Vec<G1Affine> {
+    let mut r = ChaCha20Rng::seed_from_u64(seed);
+    let mut b: Vec<G1Affine> = (0..len).map(|_| G1Affine::rand(&mut r)).collect();
+    if len >= 4 {
+        b[1] = G1Affine::zero();
+        b[2] = b[0];
+        b[3] = -b[0];
+    }
+    b
+}
+
+/// Groth16's quotient with `h` kept on the device for its MSM, emulated,
+/// against ark-poly's quotient and arkworks' MSM: the H query's length
+/// (one base fewer than the domain), the full domain, and no base at all.
+#[test]
+fn emulated_quotient_msm_equals_arkworks() {
+    for log in [0u32, 1, 5, 9, 12] {
+        let n = 1usize << log;
+        let abc = random_abc(log, 50 + log as u64);
+        let h = quotient_reference(&abc, log);
+        let d = NttDomain::<Fr>::new(n).unwrap();
+        let c = d.get_coset(Fr::GENERATOR).unwrap();
+        let job = QuotientJob::new(&d, &c).unwrap();
+        for len in [n - 1, n, 0] {
+            let bases = h_bases(len, 60 + len as u64);
+            let want = G1Projective::msm(&bases, &h[..len]).unwrap();
+            assert_eq!(
+                emulation::quotient_msm(abc.clone(), &job, &bases),
+                want,
+                "2^{log}, {len} bases"
+            );
+        }
+    }
+}
+
+#[test]
+fn provider_quotient_msm_falls_back_or_matches() {
+    let m = CudaMsm::or_cpu(0);
+    for log in [3u32, 11] {
+        let n = 1usize << log;
+        let abc = random_abc(log, 70 + log as u64);
+        let d = NttDomain::<Fr>::new(n).unwrap();
+        let c = d.get_coset(Fr::GENERATOR).unwrap();
+        let bases = h_bases(n - 1, 80 + log as u64);
+        let want = G1Projective::msm(&bases, &quotient_reference(&abc, log)[..n - 1]).unwrap();
+        assert_eq!(
+            m.quotient_msm(&d, &c, abc.clone(), &bases).unwrap(),
+            want,
+            "2^{log} on {}",
+            m.name()
+        );
+        let too_many = h_bases(n + 1, 1);
+        assert!(
+            m.quotient_msm(&d, &c, abc.clone(), &too_many).is_err(),
+            "more bases than coefficients"
+        );
+        assert!(
+            m.quotient_msm(&d, &d, abc, &bases).is_err(),
+            "the domain is no coset"
+        );
+    }
 }
