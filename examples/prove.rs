@@ -350,6 +350,9 @@ fn run(a: &Args) -> Result<(String, bool), String> {
         o += &row("MSM L (G1)", zk_split.msm_l, stock_split.msm_l);
         o += &row("MSM H (G1)", zk_split.msm_h, stock_split.msm_h);
         o += &row("total", zk_split.total, stock_split.total);
+        if zk_split.quotient_in_msm_h {
+            o += "  (zkaccel's quotient ran on the GPU fused with the H MSM: its transforms count in that row)\n";
+        }
         if let Some((b, m, p, st, same)) = prepared {
             o += &format!(
                 "prepared proving key: built in {b:.0} ms, {:.0} MiB beyond the key\n\

@@ -17,6 +17,24 @@ pub type QuotientOffloadFn<F> = dyn Fn(
     + Send
     + Sync;
 
+/// Groth16's quotient and the H MSM run together elsewhere (the GPU), with
+/// `h` kept there between the two: `(domain, coset, [a, b, c], h_query)`,
+/// the evaluations of `a`, `b`, `c` on `domain` as for
+/// [`QuotientOffloadFn`], to `sum_i h_i H_i` over the first
+/// `h_query.len()` coefficients of `h`.
+pub type QuotientMsmFn<F, G1Affine, G1> = dyn Fn(
+        &zkaccel_ntt::NttDomain<F>,
+        &zkaccel_ntt::NttDomain<F>,
+        [Vec<F>; 3],
+        &[G1Affine],
+    ) -> Result<G1, String>
+    + Send
+    + Sync;
+
+/// [`QuotientMsmFn`] for a pairing's types.
+pub type PairingQuotientMsmFn<E> =
+    QuotientMsmFn<<E as Pairing>::ScalarField, <E as Pairing>::G1Affine, <E as Pairing>::G1>;
+
 /// A pairing-friendly curve whose G1 and G2 are short-Weierstrass groups
 /// zkaccel accelerates. The conversions are identities (the arkworks types
 /// are the same); they exist because Rust cannot yet state that equality as
@@ -48,6 +66,14 @@ pub trait AccelPairing: Pairing {
     fn cuda_g1(
         _ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
     ) -> Option<Box<dyn zkaccel_cpu::MsmProvider<Self::G1Config>>> {
+        None
+    }
+    /// The GPU's quotient and H MSM with `h` kept on the device, where
+    /// zkaccel-cuda has kernels for both (BN254); `None` runs them apart.
+    #[cfg(feature = "cuda")]
+    fn cuda_quotient_msm(
+        _ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
+    ) -> Option<Box<PairingQuotientMsmFn<Self>>> {
         None
     }
 }
@@ -91,6 +117,15 @@ accel_pairing!(
         let p = zkaccel_cuda::CudaNtt::with_context(ctx);
         Some(Box::new(move |d, c, abc| {
             p.quotient(d, c, abc).map_err(|e| e.to_string())
+        }))
+    },
+    #[cfg(feature = "cuda")]
+    fn cuda_quotient_msm(
+        ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
+    ) -> Option<Box<PairingQuotientMsmFn<Self>>> {
+        let m = zkaccel_cuda::CudaMsm::with_context(ctx);
+        Some(Box::new(move |d, c, abc, bases| {
+            m.quotient_msm(d, c, abc, bases).map_err(|e| e.to_string())
         }))
     }
 );

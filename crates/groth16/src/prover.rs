@@ -35,7 +35,9 @@ pub struct Groth16<E: AccelPairing, B: BackendChoice = Auto> {
 pub struct ProofTimings {
     /// Circuit synthesis and matrix construction.
     pub synthesis: Duration,
-    /// R1CS-to-QAP witness map (the seven NTTs and the constraint sums).
+    /// R1CS-to-QAP witness map (the seven NTTs and the constraint sums;
+    /// where the GPU runs the quotient fused with the H MSM, the constraint
+    /// sums only, the NTTs counting in `msm_h`).
     pub witness_map: Duration,
     /// MSM of the A query (G1).
     pub msm_a: Duration,
@@ -45,17 +47,46 @@ pub struct ProofTimings {
     pub msm_b_g2: Duration,
     /// MSM of the L query (G1).
     pub msm_l: Duration,
-    /// MSM of the H query (G1).
+    /// MSM of the H query (G1; with the GPU's fused quotient, the quotient's
+    /// transforms too).
     pub msm_h: Duration,
     /// The whole proof.
     pub total: Duration,
+    /// Whether the quotient's transforms ran fused with the H MSM on the GPU
+    /// (then counted in `msm_h`, not in `witness_map`).
+    pub quotient_in_msm_h: bool,
 }
 
+/// Runs `f`, adding its wall-clock time to `slot`.
 fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
     let t = Instant::now();
     let r = f();
-    *slot = t.elapsed();
+    *slot += t.elapsed();
     r
+}
+
+/// The H query length from which the quotient and the H MSM run fused on the
+/// GPU (where the backend offers it): zkaccel-cuda's `GPU_MIN_TERMS`, below
+/// which its MSM runs on the CPU.
+const FUSED_MIN_TERMS: usize = 1024;
+
+/// What the backend runs instead of zkaccel's CPU code: the G1 MSMs, the
+/// witness map's quotient, and the quotient fused with the H MSM.
+struct Offloads<E: AccelPairing> {
+    g1: Option<Box<dyn zkaccel_cpu::MsmProvider<E::G1Config>>>,
+    ntt: Option<Box<crate::pairing::QuotientOffloadFn<E::ScalarField>>>,
+    quotient_msm: Option<Box<crate::pairing::PairingQuotientMsmFn<E>>>,
+}
+
+impl<E: AccelPairing> Offloads<E> {
+    /// Everything on the CPU.
+    fn none() -> Self {
+        Offloads {
+            g1: None,
+            ntt: None,
+            quotient_msm: None,
+        }
+    }
 }
 
 fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Groth16Error> {
@@ -130,19 +161,30 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         let resolved = backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
-        // The GPU's G1 MSM where the backend and the curve have one.
-        let gpu_g1: Option<Box<dyn zkaccel_cpu::MsmProvider<E::G1Config>>> = match &resolved {
-            backend::Resolved::Cpu => None,
+        let offloads = match &resolved {
+            backend::Resolved::Cpu => Offloads::none(),
             #[cfg(feature = "cuda")]
-            backend::Resolved::Cuda(ctx) => E::cuda_g1(ctx.clone()),
+            backend::Resolved::Cuda(ctx) => Offloads {
+                // The GPU's G1 MSM where the backend and the curve have one,
+                g1: E::cuda_g1(ctx.clone()),
+                // its NTT for the witness map,
+                ntt: E::cuda_ntt(ctx.clone()),
+                // and both, with h kept on the device.
+                quotient_msm: E::cuda_quotient_msm(ctx.clone()),
+            },
         };
-        // ... and its NTT for the witness map.
-        let gpu_ntt: Option<Box<crate::pairing::QuotientOffloadFn<E::ScalarField>>> =
-            match &resolved {
-                backend::Resolved::Cpu => None,
-                #[cfg(feature = "cuda")]
-                backend::Resolved::Cuda(ctx) => E::cuda_ntt(ctx.clone()),
-            };
+        Self::prove_with_offloads(pk, prepared, circuit, r, s, &offloads)
+    }
+
+    fn prove_with_offloads<C: ConstraintSynthesizer<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        prepared: Option<&PreparedProvingKey<E>>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+        offloads: &Offloads<E>,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let gpu_g1 = &offloads.g1;
         let start = Instant::now();
         let mut t = ProofTimings::default();
         let cs = timed(&mut t.synthesis, || Self::synthesize(circuit))?;
@@ -165,29 +207,27 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         check_len("h_query", domain_size - 1, pk.h_query.len())?;
 
         let full: Vec<E::ScalarField> = [&instance[..], &witness[..]].concat();
-        let h = timed(&mut t.witness_map, || {
-            crate::reduction::witness_map::<E::ScalarField, zkaccel_ntt::NttDomain<E::ScalarField>>(
-                matrices,
-                num_inputs,
-                num_constraints,
-                &full,
-                true,
-                gpu_ntt.as_deref(),
-            )
-        })
-        .map_err(|e| match e {
+        let map_error = |e| match e {
             crate::reduction::MapError::Synthesis(e) => Groth16Error::from(e),
             crate::reduction::MapError::Offload(m) => {
                 Groth16Error::BackendUnavailable(format!("the GPU NTT failed: {m}"))
             }
-        })?;
+        };
+        let evaluated =
+            timed(&mut t.witness_map, || {
+                crate::reduction::evaluations::<
+                    E::ScalarField,
+                    zkaccel_ntt::NttDomain<E::ScalarField>,
+                >(matrices, num_inputs, num_constraints, &full, true)
+            })
+            .map_err(map_error)?;
         let assignment = &full[1..];
 
         // Each G1 MSM on the key's bases, or on their prepared copies.
         let g1 = |bases: &[E::G1Affine],
                   prep: Option<&PreparedBases<E::G1Config>>,
                   scalars: &[E::ScalarField]| {
-            match (prep, &gpu_g1) {
+            match (prep, gpu_g1) {
                 (Some(p), _) => p.msm(scalars),
                 (None, Some(gpu)) => gpu.msm(E::g1_bases(bases), scalars),
                 (None, None) => zkaccel_cpu::msm(E::g1_bases(bases), scalars),
@@ -203,9 +243,35 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         };
         let prep = |f: fn(&PreparedProvingKey<E>) -> &PreparedBases<E::G1Config>| prepared.map(f);
 
-        let h_acc = timed(&mut t.msm_h, || {
-            g1(&pk.h_query, prep(|p| &p.h), &h[..pk.h_query.len()])
-        })?;
+        // The quotient and the H MSM: together where the offload keeps h on
+        // the device (the H query large enough for the GPU, no prepared
+        // bases on the CPU), else h first, then its MSM.
+        let fused = offloads
+            .quotient_msm
+            .as_deref()
+            .filter(|_| prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS);
+        let h_acc = match (evaluated, fused) {
+            (crate::reduction::Evaluated::OnDomain { domain, coset, abc }, Some(quotient_msm)) => {
+                t.quotient_in_msm_h = true;
+                timed(&mut t.msm_h, || {
+                    quotient_msm(&domain, &coset, abc, &pk.h_query)
+                })
+                .map_err(|m| {
+                    Groth16Error::BackendUnavailable(format!(
+                        "the GPU quotient and H MSM failed: {m}"
+                    ))
+                })?
+            }
+            (evaluated, _) => {
+                let h = timed(&mut t.witness_map, || {
+                    evaluated.quotient(offloads.ntt.as_deref())
+                })
+                .map_err(map_error)?;
+                timed(&mut t.msm_h, || {
+                    g1(&pk.h_query, prep(|p| &p.h), &h[..pk.h_query.len()])
+                })?
+            }
+        };
         let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, prep(|p| &p.l), &witness))?;
         let r_s_delta_g1 = pk.delta_g1 * (r * s);
 
@@ -356,4 +422,92 @@ impl<E: AccelPairing, B: BackendChoice> SNARK<E::ScalarField> for Groth16<E, B> 
 impl<E: AccelPairing, B: BackendChoice> CircuitSpecificSetupSNARK<E::ScalarField>
     for Groth16<E, B>
 {
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Cpu;
+    use crate::circuits::MimcChain;
+    use ark_bn254::{Bn254, Fr};
+    use ark_serialize::CanonicalSerialize;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+
+    fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
+        let mut v = Vec::new();
+        t.serialize_compressed(&mut v).unwrap();
+        v
+    }
+
+    /// Offloads whose fused quotient and H MSM run on the CPU (the GPU's
+    /// contract, without a GPU), counting their calls.
+    fn cpu_fused(calls: Arc<AtomicUsize>) -> Offloads<Bn254> {
+        Offloads {
+            g1: None,
+            ntt: None,
+            quotient_msm: Some(Box::new(move |domain, coset, abc, bases| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                let h = crate::reduction::Evaluated::OnDomain {
+                    domain: *domain,
+                    coset: *coset,
+                    abc,
+                }
+                .quotient(None)
+                .map_err(|e| format!("{e:?}"))?;
+                zkaccel_cpu::msm(bases, &h[..bases.len()]).map_err(|e| e.to_string())
+            })),
+        }
+    }
+
+    /// The prover's fused path (h handed with the H query to the offload)
+    /// gives stock ark-groth16's proof; below FUSED_MIN_TERMS it is not
+    /// taken; a failing offload is an error, not a wrong proof.
+    #[test]
+    fn fused_quotient_msm_gives_stock_proofs() {
+        for (len, fused) in [(1500usize, true), (300, false)] {
+            let c = MimcChain::<Fr>::new(Fr::from(5u64), len);
+            let mut rng = ChaCha20Rng::seed_from_u64(3);
+            let (pk, _) =
+                ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+            assert_eq!(pk.h_query.len() >= FUSED_MIN_TERMS, fused, "{len}");
+            let (r, s) = (Fr::from(7u64), Fr::from(11u64));
+            let stock =
+                ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
+                    .unwrap();
+            let calls = Arc::new(AtomicUsize::new(0));
+            let (ours, timings) = Groth16::<Bn254, Cpu>::prove_with_offloads(
+                &pk,
+                None,
+                c.clone(),
+                r,
+                s,
+                &cpu_fused(calls.clone()),
+            )
+            .unwrap();
+            assert_eq!(bytes(&ours), bytes(&stock), "{len} constraints");
+            assert_eq!(calls.load(Ordering::Relaxed), fused as usize, "{len}");
+            assert_eq!(timings.quotient_in_msm_h, fused);
+        }
+        let c = MimcChain::<Fr>::new(Fr::from(5u64), 1500);
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let (pk, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+        let failing = Offloads::<Bn254> {
+            g1: None,
+            ntt: None,
+            quotient_msm: Some(Box::new(|_, _, _, _| Err("no device".into()))),
+        };
+        let r = Groth16::<Bn254, Cpu>::prove_with_offloads(
+            &pk,
+            None,
+            c,
+            Fr::from(1u64),
+            Fr::from(2u64),
+            &failing,
+        );
+        assert!(matches!(r, Err(Groth16Error::BackendUnavailable(_))));
+    }
 }

@@ -91,16 +91,92 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     check: bool,
     offload: Option<NttOffload<'_, F>>,
 ) -> Result<Vec<F>, MapError> {
+    evaluations::<F, D>(
+        matrices,
+        num_inputs,
+        num_constraints,
+        full_assignment,
+        check,
+    )?
+    .quotient(offload)
+}
+
+/// The witness map's first half: the constraint evaluations on the domain,
+/// or, for domains beyond the field's two-adicity, `h` itself from
+/// [`LibsnarkReduction`].
+pub(crate) enum Evaluated<F: PrimeField> {
+    /// `h`'s coefficients.
+    Quotient(Vec<F>),
+    /// `A z`, `B z`, `C z` on `domain`; `h` follows on `coset`.
+    OnDomain {
+        /// The evaluation domain.
+        domain: NttDomain<F>,
+        /// Its coset by the field's generator.
+        coset: NttDomain<F>,
+        /// The three evaluations.
+        abc: [Vec<F>; 3],
+    },
+}
+
+impl<F: PrimeField> Evaluated<F> {
+    /// `h`'s coefficients: the seven transforms on zkaccel's CPU NTT, or
+    /// `offload`'s.
+    pub(crate) fn quotient(self, offload: Option<NttOffload<'_, F>>) -> Result<Vec<F>, MapError> {
+        let (domain, coset, mut abc) = match self {
+            Evaluated::Quotient(h) => return Ok(h),
+            Evaluated::OnDomain { domain, coset, abc } => (domain, coset, abc),
+        };
+        let n = domain.size();
+        if let Some(run) = offload {
+            let h = run(&domain, &coset, abc).map_err(MapError::Offload)?;
+            if h.len() != n {
+                return Err(MapError::Offload(format!(
+                    "the offloaded quotient has {} coefficients, expected {n}",
+                    h.len()
+                )));
+            }
+            return Ok(h);
+        }
+        for v in abc.iter_mut() {
+            domain.ifft_in_place(v);
+        }
+        for v in abc.iter_mut() {
+            coset.fft_in_place(v);
+        }
+        let [mut ab, b, c] = abc;
+        let z_inv = domain
+            .evaluate_vanishing_polynomial(F::GENERATOR)
+            .inverse()
+            .ok_or(SynthesisError::DivisionByZero)?;
+        // h on the coset: (a * b - c) / Z(g), then back to coefficients.
+        par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
+        drop((b, c));
+        coset.ifft_in_place(&mut ab);
+        Ok(ab)
+    }
+}
+
+/// The constraint evaluations of the witness map (see [`witness_map`] for
+/// `check`).
+pub(crate) fn evaluations<F: PrimeField, D: EvaluationDomain<F>>(
+    matrices: &[Matrix<F>],
+    num_inputs: usize,
+    num_constraints: usize,
+    full_assignment: &[F],
+    check: bool,
+) -> Result<Evaluated<F>, MapError> {
     if matrices.len() < 3 {
         return Err(SynthesisError::ArityMismatch.into());
     }
     let Some(domain) = NttDomain::<F>::new(num_constraints + num_inputs) else {
-        return Ok(LibsnarkReduction::witness_map_from_matrices::<F, D>(
-            matrices,
-            num_inputs,
-            num_constraints,
-            full_assignment,
-        )?);
+        return Ok(Evaluated::Quotient(
+            LibsnarkReduction::witness_map_from_matrices::<F, D>(
+                matrices,
+                num_inputs,
+                num_constraints,
+                full_assignment,
+            )?,
+        ));
     };
     let n = domain.size();
     let coset = domain
@@ -118,37 +194,11 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     let mut a = eval(0);
     a[num_constraints..num_constraints + num_inputs]
         .copy_from_slice(&full_assignment[..num_inputs]);
-    let mut abc = [a, eval(1), eval(2)];
+    let abc = [a, eval(1), eval(2)];
     if check && !satisfied(&abc, num_constraints) {
         return Err(SynthesisError::Unsatisfiable.into());
     }
-
-    if let Some(run) = offload {
-        let h = run(&domain, &coset, abc).map_err(MapError::Offload)?;
-        if h.len() != n {
-            return Err(MapError::Offload(format!(
-                "the offloaded quotient has {} coefficients, expected {n}",
-                h.len()
-            )));
-        }
-        return Ok(h);
-    }
-    for v in abc.iter_mut() {
-        domain.ifft_in_place(v);
-    }
-    for v in abc.iter_mut() {
-        coset.fft_in_place(v);
-    }
-    let [mut ab, b, c] = abc;
-    let z_inv = domain
-        .evaluate_vanishing_polynomial(F::GENERATOR)
-        .inverse()
-        .ok_or(SynthesisError::DivisionByZero)?;
-    // h on the coset: (a * b - c) / Z(g), then back to coefficients.
-    par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
-    drop((b, c));
-    coset.ifft_in_place(&mut ab);
-    Ok(ab)
+    Ok(Evaluated::OnDomain { domain, coset, abc })
 }
 
 /// Whether `a_i * b_i == c_i` for every constraint.
