@@ -3,13 +3,15 @@
 //! `CudaNtt` against ark-poly, at 2^16 and 2^ZKACCEL_BENCH_CUDA_LOG_MAX
 //! (default 20), and a batch of 64 transforms of 2^12 (one batched launch
 //! per pass, against ark-poly and against the same GPU transforms issued
-//! one vector at a time). Results are checked equal before timing. Needs the feature
+//! one vector at a time), and Groth16's quotient with the H MSM, `h` kept
+//! on the device against `h` downloaded and uploaded again. Results are
+//! checked equal before timing. Needs the feature
 //! `cuda` and a GPU: `cargo bench --features cuda --bench cuda`; elsewhere it
 //! prints SKIPPED with the reason and measures nothing.
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::VariableBaseMSM;
-use ark_ff::UniformRand;
+use ark_ff::{FftField, UniformRand};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rand::SeedableRng;
@@ -28,6 +30,11 @@ fn log_max() -> u32 {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(20)
+}
+
+/// Another vector of the same length, derived from `v` (`x * (k + x)`).
+fn derived_vector(v: &[Fr], k: u64) -> Vec<Fr> {
+    v.iter().map(|x| *x * (Fr::from(k) + x)).collect()
 }
 
 fn bench_cuda(c: &mut Criterion) {
@@ -78,6 +85,35 @@ fn bench_cuda(c: &mut Criterion) {
             b.iter(|| {
                 let mut v = vec![scalars.clone()];
                 black_box(ntt.transform_batch(&ours, &mut v, Direction::Forward).ok())
+            })
+        });
+
+        // Groth16's quotient and H MSM: h kept on the device, against the
+        // quotient job and then the MSM (h down and up again).
+        let coset = ours.get_coset(Fr::GENERATOR).unwrap();
+        let abc = [
+            scalars.clone(),
+            derived_vector(&scalars, 1),
+            derived_vector(&scalars, 2),
+        ];
+        let h_bases = &bases[..n - 1];
+        let fused = msm
+            .quotient_msm(&ours, &coset, abc.clone(), h_bases)
+            .unwrap();
+        let h = ntt.quotient(&ours, &coset, abc.clone()).unwrap();
+        assert_eq!(
+            fused,
+            G1Projective::msm(h_bases, &h[..n - 1]).unwrap(),
+            "fused job differs"
+        );
+        let label = format!("quotient-and-h-msm-2^{log_n}");
+        group.bench_function(BenchmarkId::new("zkaccel-cuda-fused", &label), |b| {
+            b.iter(|| black_box(msm.quotient_msm(&ours, &coset, abc.clone(), h_bases).ok()))
+        });
+        group.bench_function(BenchmarkId::new("zkaccel-cuda-apart", &label), |b| {
+            b.iter(|| {
+                let h = ntt.quotient(&ours, &coset, abc.clone()).unwrap();
+                black_box(msm.msm(h_bases, &h[..n - 1]).ok())
             })
         });
     }
