@@ -1,6 +1,7 @@
 //! Times the GPU backend's pieces on one machine, each result checked
 //! against arkworks first: the bucket and per-thread DBC MSMs (dense and
-//! sparse BN254 G1) and the NTT over BN254 Fr, at the sizes given (log2).
+//! sparse BN254 G1), Groth16's quotient (alone and fused with the H MSM on
+//! resident bases) and the NTT over BN254 Fr, at the sizes given (log2).
 //! Set `ZKACCEL_CUDA_PROFILE=1` for per-step timings of each GPU call.
 //!
 //! `cargo run --release --features cuda --example gpu_profile -- [--msm 10,16,20] [--ntt 12,16,20] [--reps R]`
@@ -117,7 +118,7 @@ fn main() {
             println!("{line}");
         }
     }
-    let ntt = CudaNtt::with_context(ctx);
+    let ntt = CudaNtt::with_context(ctx.clone());
     for log in logs(&args, "--quotient", &[16, 18, 20]) {
         let n = 1usize << log;
         let abc: [Vec<Fr>; 3] =
@@ -145,6 +146,26 @@ fn main() {
             Err(e) => format!("cuda error: {e}"),
         };
         println!("quotient (7 NTTs) 2^{log}: {line}");
+
+        // The quotient fused with the H MSM (h kept on the device), on
+        // resident bases: Groth16's last device job.
+        let hb = bases(n - 1, &mut rng);
+        let want_msm = G1Projective::msm(&hb, &want[..n - 1]).unwrap();
+        let m = CudaMsm::with_context(ctx.clone());
+        let resident = m.upload(&hb).unwrap();
+        let line = match resident.quotient_msm(&d, &c, abc.clone()) {
+            Ok(p) if p == want_msm => {
+                let mut pool: Vec<[Vec<Fr>; 3]> = (0..reps).map(|_| abc.clone()).collect();
+                let t = median_ms(reps, || {
+                    let abc = pool.pop().unwrap();
+                    let _ = std::hint::black_box(resident.quotient_msm(&d, &c, abc).unwrap());
+                });
+                format!("cuda {t:.3} ms on resident bases")
+            }
+            Ok(_) => "cuda WRONG RESULT".to_string(),
+            Err(e) => format!("cuda error: {e}"),
+        };
+        println!("quotient and H MSM (h kept on the device) 2^{log}: {line}");
     }
     for log in logs(&args, "--ntt", &[12, 16, 18, 20, 22]) {
         let n = 1usize << log;
