@@ -206,15 +206,10 @@ impl CudaMsm {
         abc: [Vec<Fr>; 3],
         bases: &[G1Affine],
     ) -> Result<G1Projective, MsmError> {
+        // Checked before the bases are uploaded.
+        check_h_bases(bases.len(), domain)?;
         if self.gpu.is_some() {
             return self.upload(bases)?.quotient_msm(domain, coset, abc);
-        }
-        let n = domain.as_radix2().size as usize;
-        if bases.len() > n {
-            return Err(MsmError::LengthMismatch {
-                bases: bases.len(),
-                scalars: n,
-            });
         }
         let h = CudaNtt::on_cpu(self.fallback_reason.clone())
             .quotient(domain, coset, abc)
@@ -431,6 +426,15 @@ impl DeviceBases {
     }
 }
 
+/// At most as many bases as the quotient `h` on `domain` has coefficients.
+fn check_h_bases(bases: usize, domain: &NttDomain<Fr>) -> Result<(), MsmError> {
+    let n = domain.as_radix2().size as usize;
+    if bases > n {
+        return Err(MsmError::LengthMismatch { bases, scalars: n });
+    }
+    Ok(())
+}
+
 impl DeviceBases {
     /// Groth16's quotient `h = (a b - c) / Z` from the evaluations `abc` of
     /// `a`, `b`, `c` on `domain` (as [`CudaNtt::quotient`]), then `sum_i h_i
@@ -444,13 +448,7 @@ impl DeviceBases {
         coset: &NttDomain<Fr>,
         abc: [Vec<Fr>; 3],
     ) -> Result<G1Projective, MsmError> {
-        let n = domain.as_radix2().size as usize;
-        if self.len > n {
-            return Err(MsmError::LengthMismatch {
-                bases: self.len,
-                scalars: n,
-            });
-        }
+        check_h_bases(self.len, domain)?;
         let job = quotient_job(domain, coset, &abc).map_err(|e| MsmError::Backend {
             backend: "cuda",
             message: e.to_string(),
