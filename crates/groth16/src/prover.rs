@@ -4,8 +4,8 @@ use ark_ec::CurveGroup;
 use ark_ff::{UniformRand, Zero};
 use ark_groth16::{PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey};
 use ark_relations::gr1cs::{
-    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
-    SynthesisMode, R1CS_PREDICATE_LABEL,
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, OptimizationGoal,
+    SynthesisError, SynthesisMode, R1CS_PREDICATE_LABEL,
 };
 use ark_snark::{CircuitSpecificSetupSNARK, SNARK};
 use ark_std::rand::{CryptoRng, RngCore};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::backend::{self, Auto, BackendChoice};
 use crate::error::Groth16Error;
 use crate::pairing::AccelPairing;
-use crate::reduction::NttReduction;
+use crate::reduction::{NttReduction, Qap};
 use zkaccel_cpu::PreparedBases;
 
 /// Groth16 with ark-groth16's own key, proof and verifying-key types, proving
@@ -160,8 +160,14 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let offloads = Self::offloads()?;
+        Self::prove_with_offloads(pk, prepared, circuit, r, s, &offloads)
+    }
+
+    /// The backend's offloads for one proof.
+    fn offloads() -> Result<Offloads<E>, Groth16Error> {
         let resolved = backend::resolve(B::BACKEND).map_err(Groth16Error::BackendUnavailable)?;
-        let offloads = match &resolved {
+        Ok(match &resolved {
             backend::Resolved::Cpu => Offloads::none(),
             #[cfg(feature = "cuda")]
             backend::Resolved::Cuda(ctx) => Offloads {
@@ -172,8 +178,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
                 // and both, with h kept on the device.
                 quotient_msm: E::cuda_quotient_msm(ctx.clone()),
             },
-        };
-        Self::prove_with_offloads(pk, prepared, circuit, r, s, &offloads)
+        })
     }
 
     fn prove_with_offloads<C: ConstraintSynthesizer<E::ScalarField>>(
@@ -184,44 +189,162 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         s: E::ScalarField,
         offloads: &Offloads<E>,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let start = Instant::now();
+        let mut synthesis = Duration::ZERO;
+        let cs = timed(&mut synthesis, || Self::synthesize(circuit))?;
+        let matrices = &cs.to_matrices()?[R1CS_PREDICATE_LABEL];
+        let full = [cs.instance_assignment()?, cs.witness_assignment()?].concat();
+        let (proof, mut t) = Self::prove_matrices(
+            pk,
+            prepared,
+            Qap::Libsnark,
+            matrices,
+            cs.num_instance_variables(),
+            cs.num_constraints(),
+            &full,
+            r,
+            s,
+            offloads,
+        )?;
+        t.synthesis = synthesis;
+        t.total = start.elapsed();
+        Ok((proof, t))
+    }
+
+    /// A proof from the constraint matrices and the full assignment, with no
+    /// circuit synthesis (as ark-groth16's
+    /// `create_proof_with_reduction_and_matrices`), for a key made for the
+    /// reduction `qap` ([`Qap::Libsnark`] for ark-groth16's keys,
+    /// [`Qap::Circom`] for snarkjs keys); with the prover randomness `r`,
+    /// `s`, and the time of each phase.
+    ///
+    /// `matrices` are A, B, C (for [`Qap::Circom`], C may be absent or
+    /// empty, as in ark-circom's matrices: it is taken as `A z * B z`); each
+    /// has at least `num_constraints` rows. `full_assignment` is the
+    /// instance (with the leading one) followed by the witness, its first
+    /// `num_inputs` values the instance.
+    ///
+    /// The result is byte-identical to ark-groth16's
+    /// `create_proof_with_reduction_and_matrices` with [`NttReduction`]
+    /// (libsnark) or [`crate::CircomReduction`] (circom) for the same `r`,
+    /// `s`. Errors, never a panic: a key of another length
+    /// ([`Groth16Error::KeyMismatch`]), a variable index outside the
+    /// assignment or too few matrices or rows ([`Groth16Error::Synthesis`]),
+    /// and, where C is given, an unsatisfied constraint.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_proof_with_matrices(
+        pk: &ProvingKey<E>,
+        qap: Qap,
+        matrices: &[Matrix<E::ScalarField>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::prove_matrices(
+            pk,
+            None,
+            qap,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+            r,
+            s,
+            &Self::offloads()?,
+        )
+    }
+
+    /// [`Groth16::create_proof_with_matrices`] on a [`PreparedProvingKey`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_proof_with_matrices_prepared(
+        ppk: &PreparedProvingKey<E>,
+        qap: Qap,
+        matrices: &[Matrix<E::ScalarField>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::prove_matrices(
+            &ppk.pk,
+            Some(ppk),
+            qap,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+            r,
+            s,
+            &Self::offloads()?,
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn prove_matrices(
+        pk: &ProvingKey<E>,
+        prepared: Option<&PreparedProvingKey<E>>,
+        qap: Qap,
+        matrices: &[Matrix<E::ScalarField>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+        offloads: &Offloads<E>,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         let gpu_g1 = &offloads.g1;
         let start = Instant::now();
         let mut t = ProofTimings::default();
-        let cs = timed(&mut t.synthesis, || Self::synthesize(circuit))?;
-        let matrices = &cs.to_matrices()?[R1CS_PREDICATE_LABEL];
-        let num_inputs = cs.num_instance_variables();
-        let num_constraints = cs.num_constraints();
-        let (instance, witness) = (cs.instance_assignment()?, cs.witness_assignment()?);
 
         // The key must be this circuit's: every query length is fixed by it.
-        let num_vars = num_inputs + witness.len();
+        let num_vars = full.len();
+        let witness_len = num_vars
+            .checked_sub(num_inputs)
+            .ok_or(Groth16Error::KeyMismatch {
+                what: "full assignment (shorter than the instance)",
+                expected: num_inputs,
+                got: num_vars,
+            })?;
+        if num_inputs == 0 {
+            return Err(Groth16Error::KeyMismatch {
+                what: "instance (the leading one)",
+                expected: 1,
+                got: 0,
+            });
+        }
         check_len("a_query", num_vars, pk.a_query.len())?;
         check_len("b_g1_query", num_vars, pk.b_g1_query.len())?;
         check_len("b_g2_query", num_vars, pk.b_g2_query.len())?;
-        check_len("l_query", witness.len(), pk.l_query.len())?;
+        check_len("l_query", witness_len, pk.l_query.len())?;
         check_len("vk.gamma_abc_g1", num_inputs, pk.vk.gamma_abc_g1.len())?;
-        let domain_size = num_constraints + num_inputs;
-        let domain_size = domain_size
-            .checked_next_power_of_two()
+        let domain_size = num_constraints
+            .checked_add(num_inputs)
+            .and_then(usize::checked_next_power_of_two)
             .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
-        check_len("h_query", domain_size - 1, pk.h_query.len())?;
+        check_len("h_query", qap.h_query_len(domain_size), pk.h_query.len())?;
 
-        let full: Vec<E::ScalarField> = [&instance[..], &witness[..]].concat();
         let map_error = |e| match e {
             crate::reduction::MapError::Synthesis(e) => Groth16Error::from(e),
             crate::reduction::MapError::Offload(m) => {
                 Groth16Error::BackendUnavailable(format!("the GPU NTT failed: {m}"))
             }
         };
-        let evaluated =
-            timed(&mut t.witness_map, || {
-                crate::reduction::evaluations::<
-                    E::ScalarField,
-                    zkaccel_ntt::NttDomain<E::ScalarField>,
-                >(matrices, num_inputs, num_constraints, &full, true)
-            })
-            .map_err(map_error)?;
+        let evaluated = timed(&mut t.witness_map, || {
+            crate::reduction::evaluations::<E::ScalarField>(
+                qap,
+                matrices,
+                num_inputs,
+                num_constraints,
+                full,
+                true,
+            )
+        })
+        .map_err(map_error)?;
         let assignment = &full[1..];
+        let witness = &full[num_inputs..];
 
         // Each G1 MSM on the key's bases, or on their prepared copies.
         let g1 = |bases: &[E::G1Affine],
@@ -244,14 +367,18 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         let prep = |f: fn(&PreparedProvingKey<E>) -> &PreparedBases<E::G1Config>| prepared.map(f);
 
         // The quotient and the H MSM: together where the offload keeps h on
-        // the device (the H query large enough for the GPU, no prepared
-        // bases on the CPU), else h first, then its MSM.
-        let fused = offloads
-            .quotient_msm
-            .as_deref()
-            .filter(|_| prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS);
+        // the device (libsnark keys, the H query large enough for the GPU,
+        // no prepared bases on the CPU), else h first, then its MSM.
+        let fused = offloads.quotient_msm.as_deref().filter(|_| {
+            qap == Qap::Libsnark && prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS
+        });
         let h_acc = match (evaluated, fused) {
-            (crate::reduction::Evaluated::OnDomain { domain, coset, abc }, Some(quotient_msm)) => {
+            (
+                crate::reduction::Evaluated::OnDomain {
+                    domain, coset, abc, ..
+                },
+                Some(quotient_msm),
+            ) => {
                 t.quotient_in_msm_h = true;
                 timed(&mut t.msm_h, || {
                     quotient_msm(&domain, &coset, abc, &pk.h_query)
@@ -272,7 +399,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
                 })?
             }
         };
-        let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, prep(|p| &p.l), &witness))?;
+        let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, prep(|p| &p.l), witness))?;
         let r_s_delta_g1 = pk.delta_g1 * (r * s);
 
         let g_a = {
@@ -454,6 +581,7 @@ mod tests {
                     domain: *domain,
                     coset: *coset,
                     abc,
+                    qap: Qap::Libsnark,
                 }
                 .quotient(None)
                 .map_err(|e| format!("{e:?}"))?;

@@ -1,4 +1,6 @@
-//! [`NttReduction`]: ark-groth16's R1CS-to-QAP reduction with zkaccel's NTT.
+//! The R1CS-to-QAP reductions on zkaccel's NTT: [`NttReduction`]
+//! (ark-groth16's libsnark reduction) and [`CircomReduction`] (the one snarkjs,
+//! rapidsnark and ark-circom use, which snarkjs keys are made for).
 
 use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{evaluate_constraint, LibsnarkReduction, R1CSToQAP};
@@ -43,11 +45,7 @@ impl R1CSToQAP for NttReduction {
             false,
             None,
         )
-        .map_err(|e| match e {
-            MapError::Synthesis(e) => e,
-            // No offload was given.
-            MapError::Offload(_) => SynthesisError::Unsatisfiable,
-        })
+        .map_err(MapError::into_synthesis)
     }
 
     fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
@@ -57,6 +55,95 @@ impl R1CSToQAP for NttReduction {
         delta_inverse: F,
     ) -> Result<Vec<F>, SynthesisError> {
         LibsnarkReduction::h_query_scalars::<F, D>(max_power, t, zt, delta_inverse)
+    }
+}
+
+/// Which R1CS-to-QAP reduction a proving key was made for. It fixes the
+/// witness map (what `h` is) and the length of the key's H query; a proof
+/// made with the other one does not verify.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Qap {
+    /// ark-groth16's default ([`LibsnarkReduction`], [`NttReduction`]): `h`'s
+    /// coefficients, `(A z * B z - C z) / Z` interpolated from the coset of the
+    /// field's generator; the H query has `n - 1` points.
+    Libsnark,
+    /// snarkjs, rapidsnark and ark-circom ([`CircomReduction`]): `A z * B z -
+    /// C z` evaluated at the `n` odd `2n`-th roots of unity (the coset of the
+    /// `2n`-th root), with `C z` taken as `A z * B z` row by row; no division
+    /// (the key's H query, the Lagrange basis on those points, absorbs `Z`);
+    /// the H query has `n` points.
+    Circom,
+}
+
+impl Qap {
+    /// The number of H-query points a key made for this reduction has, for
+    /// an evaluation domain of `domain_size` elements.
+    pub fn h_query_len(self, domain_size: usize) -> usize {
+        match self {
+            Qap::Libsnark => domain_size.saturating_sub(1),
+            Qap::Circom => domain_size,
+        }
+    }
+}
+
+/// The R1CS-to-QAP reduction of snarkjs, rapidsnark and ark-circom, with its
+/// six transforms run by zkaccel's NTT: a drop-in for ark-circom 0.6's
+/// `CircomReduction` (same name, same results), so that
+/// `ark_groth16::Groth16::<Bn254, CircomReduction>` proves with snarkjs keys.
+///
+/// The witness map evaluates `A z * B z - C z` at the odd `2n`-th roots of
+/// unity ([`Qap::Circom`]): interpolate `A z`, `B z` and `C z = A z * B z`
+/// on the domain, evaluate each on the coset of the `2n`-th root, combine.
+/// The setup side (instance map) is [`LibsnarkReduction`]'s; the H query's
+/// scalars are the Lagrange basis on the odd roots, as snarkjs computes them.
+pub struct CircomReduction;
+
+impl R1CSToQAP for CircomReduction {
+    #[allow(clippy::type_complexity)]
+    fn instance_map_with_evaluation<F: PrimeField, D: EvaluationDomain<F>>(
+        cs: ConstraintSystemRef<F>,
+        t: &F,
+    ) -> Result<(Vec<F>, Vec<F>, Vec<F>, F, usize, usize), SynthesisError> {
+        LibsnarkReduction::instance_map_with_evaluation::<F, D>(cs, t)
+    }
+
+    fn witness_map_from_matrices<F: PrimeField, D: EvaluationDomain<F>>(
+        matrices: &[Matrix<F>],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[F],
+    ) -> Result<Vec<F>, SynthesisError> {
+        evaluations::<F>(
+            Qap::Circom,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+            false,
+        )
+        .and_then(|e| e.quotient(None))
+        .map_err(MapError::into_synthesis)
+    }
+
+    /// `delta^-1` times the Lagrange basis on the `n` odd `2n`-th roots of
+    /// unity, evaluated at `t`: the odd coefficients of the inverse transform
+    /// of `t^0, ..., t^(2 max_power)` over the domain of size `2n`.
+    fn h_query_scalars<F: PrimeField, D: EvaluationDomain<F>>(
+        max_power: usize,
+        t: F,
+        _zt: F,
+        delta_inverse: F,
+    ) -> Result<Vec<F>, SynthesisError> {
+        let len = 2 * max_power + 1;
+        let domain = NttDomain::<F>::new(len).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+        let mut powers = Vec::with_capacity(domain.size());
+        let mut p = delta_inverse;
+        for _ in 0..len {
+            powers.push(p);
+            p *= t;
+        }
+        domain.ifft_in_place(&mut powers);
+        Ok(powers.into_iter().skip(1).step_by(2).collect())
     }
 }
 
@@ -71,6 +158,17 @@ pub(crate) enum MapError {
     Synthesis(SynthesisError),
     /// The offloaded transforms (the GPU), with their message.
     Offload(String),
+}
+
+impl MapError {
+    /// As arkworks' error (where no offload was given, so only
+    /// [`MapError::Synthesis`] can occur).
+    fn into_synthesis(self) -> SynthesisError {
+        match self {
+            MapError::Synthesis(e) => e,
+            MapError::Offload(_) => SynthesisError::Unsatisfiable,
+        }
+    }
 }
 
 impl From<SynthesisError> for MapError {
@@ -91,42 +189,68 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     check: bool,
     offload: Option<NttOffload<'_, F>>,
 ) -> Result<Vec<F>, MapError> {
-    evaluations::<F, D>(
-        matrices,
-        num_inputs,
-        num_constraints,
-        full_assignment,
-        check,
-    )?
-    .quotient(offload)
+    match NttDomain::<F>::new(num_constraints + num_inputs) {
+        Some(_) => evaluations::<F>(
+            Qap::Libsnark,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+            check,
+        )?
+        .quotient(offload),
+        // Beyond the field's two-adicity: LibsnarkReduction with the
+        // caller's domain type (a mixed-radix domain where it has one).
+        None => Ok(LibsnarkReduction::witness_map_from_matrices::<F, D>(
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        )?),
+    }
 }
 
-/// The witness map's first half: the constraint evaluations on the domain,
-/// or, for domains beyond the field's two-adicity, `h` itself from
-/// [`LibsnarkReduction`].
+/// The witness map's first half: the constraint evaluations on the domain.
 pub(crate) enum Evaluated<F: PrimeField> {
-    /// `h`'s coefficients.
-    Quotient(Vec<F>),
     /// `A z`, `B z`, `C z` on `domain`; `h` follows on `coset`.
     OnDomain {
         /// The evaluation domain.
         domain: NttDomain<F>,
-        /// Its coset by the field's generator.
+        /// Its coset: by the field's generator ([`Qap::Libsnark`]) or by the
+        /// `2n`-th root of unity ([`Qap::Circom`]).
         coset: NttDomain<F>,
         /// The three evaluations.
         abc: [Vec<F>; 3],
+        /// Which quotient follows.
+        qap: Qap,
     },
 }
 
 impl<F: PrimeField> Evaluated<F> {
-    /// `h`'s coefficients: the seven transforms on zkaccel's CPU NTT, or
-    /// `offload`'s.
+    /// `h` as the key's reduction defines it ([`Qap`]): for
+    /// [`Qap::Libsnark`] its coefficients, from the seven transforms on
+    /// zkaccel's CPU NTT or `offload`'s; for [`Qap::Circom`] its evaluations
+    /// on the odd `2n`-th roots, from six transforms on the CPU (`offload`,
+    /// the GPU's libsnark-shaped quotient, is not used).
     pub(crate) fn quotient(self, offload: Option<NttOffload<'_, F>>) -> Result<Vec<F>, MapError> {
-        let (domain, coset, mut abc) = match self {
-            Evaluated::Quotient(h) => return Ok(h),
-            Evaluated::OnDomain { domain, coset, abc } => (domain, coset, abc),
-        };
+        let Evaluated::OnDomain {
+            domain,
+            coset,
+            mut abc,
+            qap,
+        } = self;
         let n = domain.size();
+        if qap == Qap::Circom {
+            for v in abc.iter_mut() {
+                domain.ifft_in_place(v);
+            }
+            for v in abc.iter_mut() {
+                coset.fft_in_place(v);
+            }
+            let [mut ab, b, c] = abc;
+            par_update(&mut ab, |i, a| *a * b[i] - c[i]);
+            return Ok(ab);
+        }
         if let Some(run) = offload {
             let h = run(&domain, &coset, abc).map_err(MapError::Offload)?;
             if h.len() != n {
@@ -156,34 +280,61 @@ impl<F: PrimeField> Evaluated<F> {
     }
 }
 
-/// The constraint evaluations of the witness map (see [`witness_map`] for
-/// `check`).
-pub(crate) fn evaluations<F: PrimeField, D: EvaluationDomain<F>>(
+/// The constraint evaluations of the witness map for `qap` (see
+/// [`witness_map`] for `check`; for [`Qap::Circom`], `C z` is `A z * B z`,
+/// and `check` applies only where the C matrix is given in full).
+///
+/// The domain must fit the field's two-adicity
+/// ([`SynthesisError::PolynomialDegreeTooLarge`] otherwise). Every
+/// variable index in the matrices must be below `full_assignment.len()`
+/// ([`SynthesisError::AssignmentMissing`] otherwise: no index is trusted).
+pub(crate) fn evaluations<F: PrimeField>(
+    qap: Qap,
     matrices: &[Matrix<F>],
     num_inputs: usize,
     num_constraints: usize,
     full_assignment: &[F],
     check: bool,
 ) -> Result<Evaluated<F>, MapError> {
-    if matrices.len() < 3 {
+    let needed = if qap == Qap::Circom { 2 } else { 3 };
+    if matrices.len() < needed || matrices[..needed].iter().any(|m| m.len() < num_constraints) {
         return Err(SynthesisError::ArityMismatch.into());
     }
-    let Some(domain) = NttDomain::<F>::new(num_constraints + num_inputs) else {
-        return Ok(Evaluated::Quotient(
-            LibsnarkReduction::witness_map_from_matrices::<F, D>(
-                matrices,
-                num_inputs,
-                num_constraints,
-                full_assignment,
-            )?,
-        ));
-    };
+    if num_inputs > full_assignment.len() {
+        return Err(SynthesisError::AssignmentMissing.into());
+    }
+    let domain = NttDomain::<F>::new(num_constraints + num_inputs)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
     let n = domain.size();
+    let offset = match qap {
+        Qap::Libsnark => F::GENERATOR,
+        // The 2n-th root of unity: its coset is the odd 2n-th roots.
+        Qap::Circom => NttDomain::<F>::new(2 * n)
+            .ok_or(SynthesisError::PolynomialDegreeTooLarge)?
+            .group_gen(),
+    };
     let coset = domain
-        .get_coset(F::GENERATOR)
+        .get_coset(offset)
         .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
 
-    // The three constraint evaluations: A z, B z, C z.
+    // Every index in range, so that evaluation cannot panic on bad matrices.
+    let vars = full_assignment.len();
+    let in_range = |m: &Matrix<F>| {
+        m[..num_constraints]
+            .iter()
+            .flatten()
+            .all(|&(_, j)| j < vars)
+    };
+    let used = if qap == Qap::Circom && !c_given(matrices, num_constraints) {
+        2
+    } else {
+        3
+    };
+    if !matrices[..used].iter().all(in_range) {
+        return Err(SynthesisError::AssignmentMissing.into());
+    }
+
+    // The constraint evaluations: A z, B z, and C z (or A z * B z).
     let eval = |m: usize| -> Vec<F> {
         let mut v = vec![F::zero(); n];
         par_update(&mut v[..num_constraints], |i, _| {
@@ -194,15 +345,40 @@ pub(crate) fn evaluations<F: PrimeField, D: EvaluationDomain<F>>(
     let mut a = eval(0);
     a[num_constraints..num_constraints + num_inputs]
         .copy_from_slice(&full_assignment[..num_inputs]);
-    let abc = [a, eval(1), eval(2)];
-    if check && !satisfied(&abc, num_constraints) {
-        return Err(SynthesisError::Unsatisfiable.into());
-    }
-    Ok(Evaluated::OnDomain { domain, coset, abc })
+    let b = eval(1);
+    let c = if qap == Qap::Circom {
+        if check && used == 3 {
+            let c = eval(2);
+            if !satisfied(&[&a, &b, &c], num_constraints) {
+                return Err(SynthesisError::Unsatisfiable.into());
+            }
+        }
+        let mut c = vec![F::zero(); n];
+        par_update(&mut c[..num_constraints], |i, _| a[i] * b[i]);
+        c
+    } else {
+        let c = eval(2);
+        if check && !satisfied(&[&a, &b, &c], num_constraints) {
+            return Err(SynthesisError::Unsatisfiable.into());
+        }
+        c
+    };
+    Ok(Evaluated::OnDomain {
+        domain,
+        coset,
+        abc: [a, b, c],
+        qap,
+    })
+}
+
+/// Whether the C matrix is there with a row for every constraint (circom
+/// keys carry only A and B).
+fn c_given<F: PrimeField>(matrices: &[Matrix<F>], num_constraints: usize) -> bool {
+    matrices.get(2).is_some_and(|c| c.len() >= num_constraints)
 }
 
 /// Whether `a_i * b_i == c_i` for every constraint.
-fn satisfied<F: PrimeField>(abc: &[Vec<F>; 3], num_constraints: usize) -> bool {
+fn satisfied<F: PrimeField>(abc: &[&Vec<F>; 3], num_constraints: usize) -> bool {
     let ok = |i: usize| abc[0][i] * abc[1][i] == abc[2][i];
     #[cfg(feature = "parallel")]
     {

@@ -1,0 +1,274 @@
+//! `zkaccel-prover`: rapidsnark's command line on zkaccel.
+//!
+//! ```text
+//! zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify]
+//!                <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+//! zkaccel-prover verify <vkey.json> <public.json> <proof.json>
+//! zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
+//! zkaccel-prover export-example <mimc|sha256> <size> <out-dir>
+//! ```
+//! Exit 0 on success; otherwise one line on stderr and a non-zero status.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+use zkaccel_circom::{
+    export_circuit, json_curve, proof_json, public_json, read_proof_json, read_public_json,
+    read_r1cs, read_vkey_json, read_wtns, verify, vkey_json, zkey_curve, CircomCurve, CircomError,
+    CircomProver, Curve, ZkeyOptions,
+};
+use zkaccel_groth16::Backend;
+
+const USAGE: &str = "usage:
+  zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify]
+                 <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+  zkaccel-prover verify <vkey.json> <public.json> <proof.json>
+  zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
+  zkaccel-prover export-example <mimc|sha256> <size> <out-dir>   (test keys: not for production)";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("zkaccel-prover: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+type Res<T> = Result<T, String>;
+
+fn read(path: &str) -> Res<Vec<u8>> {
+    std::fs::read(path).map_err(|e| format!("{path}: {e}"))
+}
+
+fn read_text(path: &str) -> Res<String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+}
+
+fn write(path: &str, data: &[u8]) -> Res<()> {
+    std::fs::write(path, data).map_err(|e| format!("{path}: {e}"))
+}
+
+/// An error about `path`.
+fn at(path: &str) -> impl Fn(CircomError) -> String + '_ {
+    move |e| format!("{path}: {e}")
+}
+
+fn run(args: &[String]) -> Res<ExitCode> {
+    match args.first().map(String::as_str) {
+        None | Some("-h") | Some("--help") => {
+            println!("{USAGE}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Some("verify") => match &args[1..] {
+            [vkey, public, proof] => verify_cmd(vkey, public, proof),
+            _ => Err(format!("verify takes 3 files\n{USAGE}")),
+        },
+        Some("export-vkey") => match &args[1..] {
+            [zkey, out] => {
+                let bytes = read(zkey)?;
+                let text = match zkey_curve(&bytes).map_err(at(zkey))? {
+                    Curve::Bn254 => export_vkey::<ark_bn254::Bn254>(&bytes),
+                    Curve::Bls12_381 => export_vkey::<ark_bls12_381::Bls12_381>(&bytes),
+                }
+                .map_err(at(zkey))?;
+                write(out, text.as_bytes())?;
+                Ok(ExitCode::SUCCESS)
+            }
+            _ => Err(format!("export-vkey takes 2 files\n{USAGE}")),
+        },
+        Some("export-example") => match &args[1..] {
+            [name, size, dir] => export_example(name, size, dir),
+            _ => Err(format!(
+                "export-example takes a circuit, a size and a folder\n{USAGE}"
+            )),
+        },
+        Some(_) => prove_cmd(args),
+    }
+}
+
+fn export_vkey<E: CircomCurve>(bytes: &[u8]) -> Result<String, CircomError> {
+    let z = zkaccel_circom::read_zkey::<E>(bytes, ZkeyOptions::default())?;
+    Ok(vkey_json(&z.pk.vk))
+}
+
+struct ProveArgs {
+    backend: Backend,
+    timings: bool,
+    r1cs: Option<String>,
+    self_verify: bool,
+    files: Vec<String>,
+}
+
+fn parse_prove(args: &[String]) -> Res<ProveArgs> {
+    let mut a = ProveArgs {
+        backend: Backend::Auto,
+        timings: false,
+        r1cs: None,
+        self_verify: true,
+        files: Vec::new(),
+    };
+    let mut it = args.iter();
+    while let Some(x) = it.next() {
+        match x.as_str() {
+            "--backend" => {
+                a.backend = match it.next().map(String::as_str) {
+                    Some("cpu") => Backend::Cpu,
+                    Some("cuda") => Backend::Cuda,
+                    Some("auto") => Backend::Auto,
+                    other => {
+                        return Err(format!("--backend takes cpu, cuda or auto, not {other:?}"))
+                    }
+                }
+            }
+            "--timings" => a.timings = true,
+            "--no-verify" => a.self_verify = false,
+            "--r1cs" => {
+                a.r1cs = Some(it.next().ok_or("--r1cs takes a file")?.clone());
+            }
+            f if f.starts_with("--") => return Err(format!("unknown option {f}\n{USAGE}")),
+            f => a.files.push(f.to_owned()),
+        }
+    }
+    if a.files.len() != 4 {
+        return Err(format!(
+            "expected <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got {} files\n{USAGE}",
+            a.files.len()
+        ));
+    }
+    Ok(a)
+}
+
+fn prove_cmd(args: &[String]) -> Res<ExitCode> {
+    let a = parse_prove(args)?;
+    let start = Instant::now();
+    let zkey_bytes = read(&a.files[0])?;
+    match zkey_curve(&zkey_bytes).map_err(at(&a.files[0]))? {
+        Curve::Bn254 => prove::<ark_bn254::Bn254>(&a, zkey_bytes, start),
+        Curve::Bls12_381 => prove::<ark_bls12_381::Bls12_381>(&a, zkey_bytes, start),
+    }
+}
+
+fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: Vec<u8>, start: Instant) -> Res<ExitCode> {
+    let [zkey, wtns, proof_out, public_out] = [&a.files[0], &a.files[1], &a.files[2], &a.files[3]];
+    // Fail on an unwritable output before the work, not after.
+    for out in [proof_out, public_out] {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(out)
+            .map_err(|e| format!("{out}: {e}"))?;
+    }
+    let prover = CircomProver::<E>::from_zkey_bytes(&zkey_bytes, a.backend, ZkeyOptions::default())
+        .map_err(at(zkey))?;
+    drop(zkey_bytes);
+    let load = start.elapsed();
+    let t = Instant::now();
+    let witness = read_wtns::<E::ScalarField>(&read(wtns)?).map_err(at(wtns))?;
+    prover.check_witness(&witness).map_err(at(wtns))?;
+    let wtns_time = t.elapsed();
+    if let Some(r1cs) = &a.r1cs {
+        let r = read_r1cs::<E::ScalarField>(&read(r1cs)?).map_err(at(r1cs))?;
+        if r.n_public() != prover.zkey().header.n_public {
+            return Err(format!(
+                "{r1cs}: {} public signals, the zkey has {}",
+                r.n_public(),
+                prover.zkey().header.n_public
+            ));
+        }
+        r.check_witness(&witness)
+            .map_err(|e| format!("{wtns}: {e} ({r1cs})"))?;
+    }
+    let out = prover
+        .prove(&witness, &mut rand::rngs::OsRng)
+        .map_err(|e| e.to_string())?;
+    let verify_start = Instant::now();
+    if a.self_verify
+        && !prover
+            .verify(&out.proof, &out.public)
+            .map_err(|e| e.to_string())?
+    {
+        return Err(CircomError::ProofRejected.to_string());
+    }
+    let verify_time = verify_start.elapsed();
+    let t_json = Instant::now();
+    write(proof_out, proof_json(&out.proof).as_bytes())?;
+    write(public_out, public_json::<E>(&out.public).as_bytes())?;
+    let json = t_json.elapsed();
+    if a.timings {
+        let t = &out.timings;
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+        eprintln!(
+            "timings (ms): load zkey {:.1} | read wtns {:.1} | witness map {:.1} | msm A {:.1} B1 {:.1} B2 {:.1} L {:.1} H {:.1} | prove {:.1} | self-verify {:.1} | json {:.1} | total {:.1}",
+            ms(load),
+            ms(wtns_time),
+            ms(t.witness_map),
+            ms(t.msm_a),
+            ms(t.msm_b_g1),
+            ms(t.msm_b_g2),
+            ms(t.msm_l),
+            ms(t.msm_h),
+            ms(t.total),
+            ms(verify_time),
+            ms(json),
+            ms(start.elapsed())
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn verify_cmd(vkey: &str, public: &str, proof: &str) -> Res<ExitCode> {
+    let vtext = read_text(vkey)?;
+    match json_curve(&vtext).as_deref() {
+        Some("bn128") | None => verify_as::<ark_bn254::Bn254>(&vtext, vkey, public, proof),
+        Some("bls12381") => verify_as::<ark_bls12_381::Bls12_381>(&vtext, vkey, public, proof),
+        Some(c) => Err(format!("{vkey}: unsupported curve {c}")),
+    }
+}
+
+fn verify_as<E: CircomCurve>(vtext: &str, vkey: &str, public: &str, proof: &str) -> Res<ExitCode> {
+    let vk = read_vkey_json::<E>(vtext).map_err(at(vkey))?;
+    let p = read_public_json::<E>(&read_text(public)?).map_err(at(public))?;
+    let pr = read_proof_json::<E>(&read_text(proof)?).map_err(at(proof))?;
+    if verify(&vk, &pr, &p).map_err(|e| e.to_string())? {
+        println!("OK");
+        Ok(ExitCode::SUCCESS)
+    } else {
+        eprintln!("zkaccel-prover: invalid proof");
+        Ok(ExitCode::from(1))
+    }
+}
+
+fn export_example(name: &str, size: &str, dir: &str) -> Res<ExitCode> {
+    use ark_bn254::{Bn254, Fr};
+    use rand::SeedableRng;
+    use zkaccel_groth16::circuits::{MimcChain, Sha256Circuit};
+    let n: usize = size
+        .parse()
+        .map_err(|_| format!("size {size:?} is not a number"))?;
+    // A fixed seed: the keys are for tests and benchmarks only.
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(n as u64);
+    let files = match name {
+        "mimc" => export_circuit::<Bn254, _, _>(MimcChain::<Fr>::new(Fr::from(7u64), n), &mut rng),
+        "sha256" => export_circuit::<Bn254, _, _>(Sha256Circuit::<Fr>::new(n, 1), &mut rng),
+        other => {
+            return Err(format!(
+                "unknown example {other:?} (mimc: hash rounds, sha256: blocks)"
+            ))
+        }
+    }
+    .map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let p = |f: &str| Path::new(dir).join(f).display().to_string();
+    write(&p("circuit.zkey"), &files.zkey)?;
+    write(&p("witness.wtns"), &files.wtns)?;
+    write(&p("vkey.json"), vkey_json(&files.pk.vk).as_bytes())?;
+    write(
+        &p("public.json"),
+        public_json::<Bn254>(&files.public).as_bytes(),
+    )?;
+    eprintln!("zkaccel-prover: wrote {dir}/circuit.zkey, witness.wtns, vkey.json, public.json (test key from a fixed seed: NOT for production)");
+    Ok(ExitCode::SUCCESS)
+}

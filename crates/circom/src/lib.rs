@@ -1,0 +1,64 @@
+//! Proving circom circuits on zkaccel: the same `.zkey` and `.wtns` files
+//! snarkjs and rapidsnark take, the same proofs out.
+//!
+//! - [`CircomReduction`]: the R1CS-to-QAP reduction snarkjs keys are made
+//!   for, on zkaccel's NTT. `ark_groth16::Groth16::<Bn254, CircomReduction>`
+//!   is a drop-in where ark-circom users write ark-circom's type of the same
+//!   name.
+//! - [`CircomProver`]: decodes a zkey once ([`read_zkey`], sections in
+//!   parallel) and proves from witnesses with zkaccel's MSM and NTT, no
+//!   circuit synthesis, on the backend asked for.
+//! - snarkjs' files: [`read_zkey`] / [`write_zkey`], [`read_wtns`] /
+//!   [`write_wtns`], [`read_r1cs`] (and [`R1cs::check_witness`]), and the
+//!   JSON files ([`proof_json`], [`public_json`], [`vkey_json`] and their
+//!   readers), written byte for byte as snarkjs writes them.
+//! - [`export_circuit`]: any arkworks circuit as a zkey and wtns that
+//!   snarkjs and rapidsnark prove (keys for tests and benchmarks only).
+//! - The binary `zkaccel-prover`, with rapidsnark's arguments:
+//!   `zkaccel-prover circuit.zkey witness.wtns proof.json public.json`.
+//!
+//! ```
+//! use ark_bn254::{Bn254, Fr};
+//! use rand::SeedableRng;
+//! use zkaccel_circom::{export_circuit, read_wtns, CircomProver, ZkeyOptions};
+//! use zkaccel_groth16::{circuits::MimcChain, Backend};
+//!
+//! // An arkworks circuit as snarkjs files (test keys only).
+//! let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(0);
+//! let files = export_circuit::<Bn254, _, _>(MimcChain::<Fr>::new(Fr::from(7u64), 50), &mut rng)?;
+//! // What a rapidsnark user has: a zkey and a wtns.
+//! let prover = CircomProver::<Bn254>::from_zkey_bytes(&files.zkey, Backend::Cpu, ZkeyOptions::default())?;
+//! let witness = read_wtns(&files.wtns)?;
+//! let out = prover.prove(&witness, &mut rng)?;
+//! assert!(prover.verify(&out.proof, &out.public)?);
+//! # Ok::<(), zkaccel_circom::CircomError>(())
+//! ```
+//!
+//! Trust: a zkey's points are range-checked but not checked on the curve
+//! unless asked ([`ZkeyOptions::check_points`]); see SECURITY.md.
+
+#![warn(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod binfile;
+mod curve;
+mod error;
+mod export;
+mod json;
+mod prover;
+mod r1cs;
+mod wtns;
+mod zkey;
+
+pub use curve::{CircomCurve, Curve};
+pub use error::{CircomError, FileKind};
+pub use export::{export_circuit, Exported};
+pub use json::{
+    json_curve, proof_json, public_json, read_proof_json, read_public_json, read_vkey_json,
+    vkey_json,
+};
+pub use prover::{verify, CircomProof, CircomProver};
+pub use r1cs::{read_r1cs, Lc, R1cs};
+pub use wtns::{read_wtns, write_wtns};
+pub use zkaccel_groth16::CircomReduction;
+pub use zkey::{read_zkey, write_zkey, zkey_curve, Zkey, ZkeyHeader, ZkeyOptions};

@@ -1,0 +1,205 @@
+//! [`CircomProver`]: a decoded zkey kept across many proofs.
+
+use crate::curve::CircomCurve;
+use crate::error::CircomError;
+use crate::zkey::{read_zkey, Zkey, ZkeyOptions};
+use ark_ff::{One, UniformRand};
+use ark_groth16::{PreparedVerifyingKey, Proof};
+use ark_std::rand::RngCore;
+use std::time::{Duration, Instant};
+use zkaccel_groth16::{
+    backend::{Auto, Cpu, Cuda},
+    Backend, Groth16, ProofTimings, Qap,
+};
+
+/// A proof with its public signals and the time of each phase.
+#[derive(Clone, Debug)]
+pub struct CircomProof<E: CircomCurve> {
+    /// The Groth16 proof.
+    pub proof: Proof<E>,
+    /// The public signals (`witness[1..=nPublic]`, as `public.json`).
+    pub public: Vec<E::ScalarField>,
+    /// The time of each phase (no synthesis: `timings.synthesis` is zero).
+    pub timings: ProofTimings,
+}
+
+/// Proves circom circuits with a snarkjs zkey decoded once.
+///
+/// ```no_run
+/// use zkaccel_circom::{CircomProver, read_wtns};
+/// use zkaccel_groth16::Backend;
+/// let prover = CircomProver::<ark_bn254::Bn254>::from_zkey_file("circuit.zkey", Backend::Auto)?;
+/// let witness = read_wtns(&std::fs::read("witness.wtns").unwrap())?;
+/// let out = prover.prove(&witness, &mut rand::rngs::OsRng)?;
+/// assert!(prover.verify(&out.proof, &out.public)?);
+/// # Ok::<(), zkaccel_circom::CircomError>(())
+/// ```
+pub struct CircomProver<E: CircomCurve> {
+    zkey: Zkey<E>,
+    pvk: PreparedVerifyingKey<E>,
+    backend: Backend,
+    load_time: Duration,
+}
+
+impl<E: CircomCurve> CircomProver<E> {
+    /// Decodes a zkey from its bytes (see [`read_zkey`]).
+    pub fn from_zkey_bytes(
+        bytes: &[u8],
+        backend: Backend,
+        opts: ZkeyOptions,
+    ) -> Result<Self, CircomError> {
+        let start = Instant::now();
+        let zkey = read_zkey::<E>(bytes, opts)?;
+        Ok(Self::from_parts(zkey, backend, start.elapsed()))
+    }
+
+    /// Reads and decodes the zkey at `path` (the file read whole, then its
+    /// sections decoded in parallel); the load time covers both.
+    pub fn from_zkey_file(
+        path: impl AsRef<std::path::Path>,
+        backend: Backend,
+    ) -> Result<Self, CircomError> {
+        let start = Instant::now();
+        let path = path.as_ref();
+        let bytes =
+            std::fs::read(path).map_err(|e| CircomError::io(path.display().to_string(), e))?;
+        let zkey = read_zkey::<E>(&bytes, ZkeyOptions::default())?;
+        Ok(Self::from_parts(zkey, backend, start.elapsed()))
+    }
+
+    /// Reads a zkey from `reader` (to its end).
+    pub fn from_zkey(
+        mut reader: impl std::io::Read,
+        backend: Backend,
+    ) -> Result<Self, CircomError> {
+        let start = Instant::now();
+        let mut bytes = Vec::new();
+        reader
+            .read_to_end(&mut bytes)
+            .map_err(|e| CircomError::io("zkey", e))?;
+        let zkey = read_zkey::<E>(&bytes, ZkeyOptions::default())?;
+        Ok(Self::from_parts(zkey, backend, start.elapsed()))
+    }
+
+    /// A prover over an already decoded key.
+    pub fn from_parts(zkey: Zkey<E>, backend: Backend, load_time: Duration) -> Self {
+        let pvk = ark_groth16::prepare_verifying_key(&zkey.pk.vk);
+        CircomProver {
+            zkey,
+            pvk,
+            backend,
+            load_time,
+        }
+    }
+
+    /// The decoded key.
+    pub fn zkey(&self) -> &Zkey<E> {
+        &self.zkey
+    }
+
+    /// How long reading and decoding the key took.
+    pub fn load_time(&self) -> Duration {
+        self.load_time
+    }
+
+    /// Checks a witness against the key: its length is `nVars` and its
+    /// first value the constant one (circom's wire 0).
+    pub fn check_witness(&self, witness: &[E::ScalarField]) -> Result<(), CircomError> {
+        let n = self.zkey.header.n_vars;
+        if witness.len() != n {
+            return Err(CircomError::Mismatch(format!(
+                "invalid witness length: the zkey has {n} signals, the witness {}",
+                witness.len()
+            )));
+        }
+        if !witness[0].is_one() {
+            return Err(CircomError::Mismatch(
+                "witness[0] is not 1 (circom's constant signal): not a circom witness".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A proof with randomness from `rng` (two scalars, as snarkjs and
+    /// ark-groth16 draw them).
+    pub fn prove<R: RngCore>(
+        &self,
+        witness: &[E::ScalarField],
+        rng: &mut R,
+    ) -> Result<CircomProof<E>, CircomError> {
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        self.prove_with(witness, r, s)
+    }
+
+    /// A proof with the prover randomness `r`, `s`: byte-identical to
+    /// ark-groth16's with ark-circom's `CircomReduction` for the same key,
+    /// matrices and `r`, `s`.
+    pub fn prove_with(
+        &self,
+        witness: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<CircomProof<E>, CircomError> {
+        self.check_witness(witness)?;
+        let z = &self.zkey;
+        let args = (
+            &z.pk,
+            Qap::Circom,
+            &z.matrices[..],
+            z.num_inputs(),
+            z.num_constraints,
+            witness,
+            r,
+            s,
+        );
+        let (proof, timings) = match self.backend {
+            Backend::Cpu => Groth16::<E, Cpu>::create_proof_with_matrices(
+                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7,
+            ),
+            Backend::Cuda => Groth16::<E, Cuda>::create_proof_with_matrices(
+                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7,
+            ),
+            Backend::Auto => Groth16::<E, Auto>::create_proof_with_matrices(
+                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7,
+            ),
+        }?;
+        Ok(CircomProof {
+            proof,
+            public: witness[1..z.num_inputs()].to_vec(),
+            timings,
+        })
+    }
+
+    /// Whether `proof` verifies for `public` under the key's own verifying
+    /// key (a pairing check: milliseconds).
+    pub fn verify(&self, proof: &Proof<E>, public: &[E::ScalarField]) -> Result<bool, CircomError> {
+        verify_prepared(&self.pvk, proof, public)
+    }
+}
+
+/// Groth16 verification with the public-input count checked.
+pub(crate) fn verify_prepared<E: CircomCurve>(
+    pvk: &PreparedVerifyingKey<E>,
+    proof: &Proof<E>,
+    public: &[E::ScalarField],
+) -> Result<bool, CircomError> {
+    let expected = pvk.vk.gamma_abc_g1.len().saturating_sub(1);
+    if public.len() != expected {
+        return Err(CircomError::Mismatch(format!(
+            "{} public signals, the verification key has {expected}",
+            public.len()
+        )));
+    }
+    ark_groth16::Groth16::<E>::verify_proof(pvk, proof, public)
+        .map_err(|e| CircomError::Prove(e.into()))
+}
+
+/// Whether `proof` verifies for `public` under `vk`.
+pub fn verify<E: CircomCurve>(
+    vk: &ark_groth16::VerifyingKey<E>,
+    proof: &Proof<E>,
+    public: &[E::ScalarField],
+) -> Result<bool, CircomError> {
+    verify_prepared(&ark_groth16::prepare_verifying_key(vk), proof, public)
+}
