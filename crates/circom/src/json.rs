@@ -29,7 +29,12 @@ impl J {
                 out.push('"');
             }
             J::N(n) => out.push_str(&n.to_string()),
-            J::A(v) if v.is_empty() => out.push_str("[]"),
+            // snarkjs writes an empty list (no public signals) as "[\n]".
+            J::A(v) if v.is_empty() => {
+                out.push('[');
+                pad(out, depth);
+                out.push(']');
+            }
             J::A(v) => {
                 out.push('[');
                 for (i, x) in v.iter().enumerate() {

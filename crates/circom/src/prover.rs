@@ -134,7 +134,8 @@ impl<E: CircomCurve> CircomProver<E> {
 
     /// A proof with the prover randomness `r`, `s`: byte-identical to
     /// ark-groth16's with ark-circom's `CircomReduction` for the same key,
-    /// matrices and `r`, `s`.
+    /// matrices and `r`, `s` on BN254 (on BLS12-381 the key's domain is
+    /// ordered by snarkjs' roots of unity, see [`zkaccel_groth16::Qap::Snarkjs`]).
     pub fn prove_with(
         &self,
         witness: &[E::ScalarField],
@@ -145,7 +146,8 @@ impl<E: CircomCurve> CircomProver<E> {
         let z = &self.zkey;
         let args = (
             &z.pk,
-            Qap::Circom,
+            // The key is snarkjs': its domain is ordered by snarkjs' roots.
+            Qap::Snarkjs,
             &z.matrices[..],
             z.num_inputs(),
             z.num_constraints,

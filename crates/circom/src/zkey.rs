@@ -372,6 +372,17 @@ pub fn write_zkey<E: CircomCurve>(
     let n_inputs = pk.vk.gamma_abc_g1.len();
     let n_vars = pk.a_query.len();
     let mismatch = |m: String| CircomError::Mismatch(m);
+    if zkaccel_groth16::snarkjs_root_exponent::<E::Fr>() != 1 {
+        // arkworks' setup orders the domain by its own root of unity, snarkjs
+        // by another on this curve: snarkjs would prove such a key wrongly.
+        return Err(CircomError::Unsupported {
+            file: FileKind::Zkey,
+            msg: format!(
+                "exporting {} keys: arkworks' setup and snarkjs use different roots of unity on this curve (only bn128 keys can be exported)",
+                E::NAME
+            ),
+        });
+    }
     if n_inputs == 0 || n_vars < n_inputs {
         return Err(mismatch(format!(
             "the key has {n_inputs} inputs and {n_vars} variables"

@@ -46,4 +46,4 @@ pub use backend::{Backend, BackendChoice};
 pub use error::Groth16Error;
 pub use pairing::{AccelPairing, QuotientOffloadFn};
 pub use prover::{Groth16, PreparedProvingKey, ProofTimings};
-pub use reduction::{CircomReduction, NttReduction, Qap};
+pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

@@ -73,6 +73,14 @@ pub enum Qap {
     /// (the key's H query, the Lagrange basis on those points, absorbs `Z`);
     /// the H query has `n` points.
     Circom,
+    /// [`Qap::Circom`] on snarkjs' roots of unity, for keys made by snarkjs.
+    /// snarkjs (ffjavascript) takes `nqr^t` as its primitive `2^s`-th root,
+    /// `nqr` the field's smallest quadratic non-residue, where arkworks takes
+    /// its generator to the same power: the same root on BN254 (both 5), a
+    /// different one on BLS12-381 (5 and 7), which orders the domain, and so
+    /// `h` and the key's H points, differently. Computed as [`Qap::Circom`]
+    /// between two permutations (none on BN254).
+    Snarkjs,
 }
 
 impl Qap {
@@ -81,7 +89,7 @@ impl Qap {
     pub fn h_query_len(self, domain_size: usize) -> usize {
         match self {
             Qap::Libsnark => domain_size.saturating_sub(1),
-            Qap::Circom => domain_size,
+            Qap::Circom | Qap::Snarkjs => domain_size,
         }
     }
 }
@@ -240,7 +248,23 @@ impl<F: PrimeField> Evaluated<F> {
             qap,
         } = self;
         let n = domain.size();
-        if qap == Qap::Circom {
+        if qap != Qap::Libsnark {
+            // snarkjs' root is arkworks' to the power m: its i-th domain
+            // point is arkworks' (m i mod n)-th.
+            let m = match qap {
+                Qap::Snarkjs => snarkjs_root_exponent::<F>(),
+                _ => 1,
+            };
+            if m != 1 {
+                let mm = (m % n as u64) as u128;
+                for v in abc.iter_mut() {
+                    let mut p = vec![F::zero(); n];
+                    for (i, x) in v.iter().enumerate() {
+                        p[(mm * i as u128 % n as u128) as usize] = *x;
+                    }
+                    *v = p;
+                }
+            }
             for v in abc.iter_mut() {
                 domain.ifft_in_place(v);
             }
@@ -249,6 +273,16 @@ impl<F: PrimeField> Evaluated<F> {
             }
             let [mut ab, b, c] = abc;
             par_update(&mut ab, |i, a| *a * b[i] - c[i]);
+            if m != 1 {
+                // snarkjs' k-th odd root g^m w^(m k) is arkworks' coset point
+                // g w^j with 2j + 1 = m (2k + 1) mod 2n.
+                let two_n = 2 * n as u128;
+                let m2 = m as u128 % two_n;
+                let h = (0..n)
+                    .map(|k| ab[((m2 * (2 * k as u128 + 1) % two_n - 1) / 2) as usize])
+                    .collect();
+                return Ok(h);
+            }
             return Ok(ab);
         }
         if let Some(run) = offload {
@@ -296,7 +330,8 @@ pub(crate) fn evaluations<F: PrimeField>(
     full_assignment: &[F],
     check: bool,
 ) -> Result<Evaluated<F>, MapError> {
-    let needed = if qap == Qap::Circom { 2 } else { 3 };
+    let circom = qap != Qap::Libsnark;
+    let needed = if circom { 2 } else { 3 };
     if matrices.len() < needed || matrices[..needed].iter().any(|m| m.len() < num_constraints) {
         return Err(SynthesisError::ArityMismatch.into());
     }
@@ -309,7 +344,7 @@ pub(crate) fn evaluations<F: PrimeField>(
     let offset = match qap {
         Qap::Libsnark => F::GENERATOR,
         // The 2n-th root of unity: its coset is the odd 2n-th roots.
-        Qap::Circom => NttDomain::<F>::new(2 * n)
+        Qap::Circom | Qap::Snarkjs => NttDomain::<F>::new(2 * n)
             .ok_or(SynthesisError::PolynomialDegreeTooLarge)?
             .group_gen(),
     };
@@ -325,7 +360,7 @@ pub(crate) fn evaluations<F: PrimeField>(
             .flatten()
             .all(|&(_, j)| j < vars)
     };
-    let used = if qap == Qap::Circom && !c_given(matrices, num_constraints) {
+    let used = if circom && !c_given(matrices, num_constraints) {
         2
     } else {
         3
@@ -346,7 +381,7 @@ pub(crate) fn evaluations<F: PrimeField>(
     a[num_constraints..num_constraints + num_inputs]
         .copy_from_slice(&full_assignment[..num_inputs]);
     let b = eval(1);
-    let c = if qap == Qap::Circom {
+    let c = if circom {
         if check && used == 3 {
             let c = eval(2);
             if !satisfied(&[&a, &b, &c], num_constraints) {
@@ -369,6 +404,38 @@ pub(crate) fn evaluations<F: PrimeField>(
         abc: [a, b, c],
         qap,
     })
+}
+
+/// `m` with `nqr^t = w^m` (mod `2^s`): snarkjs' primitive `2^s`-th root of
+/// unity (`nqr` the smallest quadratic non-residue, `t` the odd part of `r -
+/// 1`) as a power of arkworks' (`F::TWO_ADIC_ROOT_OF_UNITY`). Odd; 1 on
+/// BN254. The discrete logarithm in a group of order `2^s`, bit by bit.
+pub fn snarkjs_root_exponent<F: PrimeField>() -> u64 {
+    use ark_ff::{LegendreSymbol, One};
+    let s = F::TWO_ADICITY;
+    let mut nqr = F::from(2u64);
+    while nqr.legendre() != LegendreSymbol::QuadraticNonResidue {
+        nqr += F::one();
+    }
+    let target = nqr.pow(F::TRACE);
+    let w = F::TWO_ADIC_ROOT_OF_UNITY;
+    let w_inv = w.inverse().expect("a root of unity is invertible");
+    // Find m bit by bit: (target * w^-m)^(2^(s-1-i)) = 1 fixes bit i.
+    let mut m = 0u64;
+    let mut rest = target; // target * w^-m
+    let mut w_inv_2i = w_inv; // w^-(2^i)
+    for i in 0..s {
+        let mut x = rest;
+        for _ in 0..(s - 1 - i) {
+            x.square_in_place();
+        }
+        if !x.is_one() {
+            m |= 1 << i;
+            rest *= w_inv_2i;
+        }
+        w_inv_2i.square_in_place();
+    }
+    m
 }
 
 /// Whether the C matrix is there with a row for every constraint (circom

@@ -1,0 +1,157 @@
+//! snarkjs fixtures (circomlib circuits, snarkjs keys and witnesses): our
+//! proofs equal ark-groth16's with the circom reduction and with an
+//! independent naive reduction, verify under snarkjs' verification key, and
+//! our public.json and vkey.json are snarkjs' byte for byte.
+
+mod support;
+
+use ark_ff::UniformRand;
+use ark_groth16::r1cs_to_qap::R1CSToQAP;
+use ark_serialize::CanonicalSerialize;
+use rand::SeedableRng;
+use support::{read, NaiveCircom, NaiveSnarkjs, FIXTURES};
+use zkaccel_circom::*;
+use zkaccel_groth16::Backend;
+
+fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
+    let mut v = Vec::new();
+    t.serialize_compressed(&mut v).unwrap();
+    v
+}
+
+fn check_fixture<E: CircomCurve>(name: &str) {
+    let zkey = read(name, "circuit.zkey");
+    assert_eq!(zkey_curve(&zkey).unwrap().name(), E::NAME, "{name}");
+    let checked = read_zkey::<E>(&zkey, ZkeyOptions { check_points: true }).unwrap();
+    let witness = read_wtns::<E::ScalarField>(&read(name, "witness.wtns")).unwrap();
+    let r1cs = read_r1cs::<E::ScalarField>(&read(name, "circuit.r1cs")).unwrap();
+    r1cs.check_witness(&witness).unwrap();
+    assert_eq!(r1cs.n_public(), checked.header.n_public, "{name}");
+    assert_eq!(r1cs.constraints.len(), checked.num_constraints, "{name}");
+
+    // vkey.json and public.json exactly as snarkjs wrote them.
+    let vkey = String::from_utf8(read(name, "vkey.json")).unwrap();
+    assert_eq!(vkey_json(&checked.pk.vk), vkey, "{name}: vkey.json");
+    let vk = read_vkey_json::<E>(&vkey).unwrap();
+    assert_eq!(bytes(&vk), bytes(&checked.pk.vk), "{name}");
+    // snarkjs' own proof verifies with our reader and verifier.
+    let public =
+        read_public_json::<E>(&String::from_utf8(read(name, "public.json")).unwrap()).unwrap();
+    let snark_proof =
+        read_proof_json::<E>(&String::from_utf8(read(name, "proof.json")).unwrap()).unwrap();
+    assert!(
+        verify(&vk, &snark_proof, &public).unwrap(),
+        "{name}: snarkjs' proof"
+    );
+
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(42);
+    for backend in [Backend::Cpu, Backend::Auto] {
+        let prover =
+            CircomProver::<E>::from_zkey_bytes(&zkey, backend, ZkeyOptions::default()).unwrap();
+        let z = prover.zkey();
+        for _ in 0..2 {
+            let (r, s) = (
+                E::ScalarField::rand(&mut rng),
+                E::ScalarField::rand(&mut rng),
+            );
+            let ours = prover.prove_with(&witness, r, s).unwrap();
+            assert_eq!(
+                public_json::<E>(&ours.public).into_bytes(),
+                read(name, "public.json"),
+                "{name}"
+            );
+            assert!(
+                verify(&vk, &ours.proof, &ours.public).unwrap(),
+                "{name}: {backend:?}"
+            );
+            // ark-groth16 with our CircomReduction, and with the naive one.
+            let args = (
+                &z.matrices[..],
+                z.num_inputs(),
+                z.num_constraints,
+                &witness[..],
+            );
+            let stock = ark_groth16::Groth16::<E, CircomReduction>::create_proof_with_reduction_and_matrices(
+                &z.pk, r, s, args.0, args.1, args.2, args.3,
+            )
+            .unwrap();
+            let naive =
+                ark_groth16::Groth16::<E, NaiveCircom>::create_proof_with_reduction_and_matrices(
+                    &z.pk, r, s, args.0, args.1, args.2, args.3,
+                )
+                .unwrap();
+            // snarkjs' roots, written independently.
+            let snarkjs =
+                ark_groth16::Groth16::<E, NaiveSnarkjs>::create_proof_with_reduction_and_matrices(
+                    &z.pk, r, s, args.0, args.1, args.2, args.3,
+                )
+                .unwrap();
+            assert_eq!(
+                bytes(&ours.proof),
+                bytes(&snarkjs),
+                "{name}: {backend:?} vs naive snarkjs roots"
+            );
+            assert_eq!(
+                bytes(&stock),
+                bytes(&naive),
+                "{name}: CircomReduction vs naive"
+            );
+            if E::NAME == "bn128" {
+                // One root convention on BN254: ark-circom's reduction is ours.
+                assert_eq!(
+                    bytes(&ours.proof),
+                    bytes(&stock),
+                    "{name}: {backend:?} vs ark-groth16"
+                );
+            } else {
+                // On BLS12-381 the arkworks-rooted reduction does not fit a
+                // snarkjs key: that is why the prover uses Qap::Snarkjs.
+                assert!(!verify(&vk, &stock, &ours.public).unwrap(), "{name}");
+            }
+        }
+    }
+    // The witness map itself against the naive one.
+    let z = &checked;
+    let ours = CircomReduction::witness_map_from_matrices::<
+        E::ScalarField,
+        ark_poly::GeneralEvaluationDomain<E::ScalarField>,
+    >(&z.matrices, z.num_inputs(), z.num_constraints, &witness)
+    .unwrap();
+    let naive = NaiveCircom::witness_map_from_matrices::<
+        E::ScalarField,
+        ark_poly::GeneralEvaluationDomain<E::ScalarField>,
+    >(&z.matrices, z.num_inputs(), z.num_constraints, &witness)
+    .unwrap();
+    assert_eq!(ours, naive, "{name}: witness map");
+    assert_eq!(ours.len(), z.header.domain_size);
+}
+
+#[test]
+fn snarkjs_fixtures_prove_verify_and_match() {
+    for (name, curve) in FIXTURES {
+        match curve {
+            "bn128" => check_fixture::<ark_bn254::Bn254>(name),
+            _ => check_fixture::<ark_bls12_381::Bls12_381>(name),
+        }
+    }
+}
+
+/// The zkey and wtns writers give back the files snarkjs wrote (the zkey
+/// up to its contributions section, which we write empty).
+#[test]
+fn writers_round_trip_snarkjs_files() {
+    for (name, curve) in FIXTURES {
+        if curve != "bn128" {
+            continue;
+        }
+        let wtns = read(name, "witness.wtns");
+        let w = read_wtns::<ark_bn254::Fr>(&wtns).unwrap();
+        assert_eq!(write_wtns(&w), wtns, "{name}");
+        let zkey = read(name, "circuit.zkey");
+        let z = read_zkey::<ark_bn254::Bn254>(&zkey, ZkeyOptions::default()).unwrap();
+        let again = write_zkey(&z.pk, &z.matrices, z.num_constraints).unwrap();
+        let z2 = read_zkey::<ark_bn254::Bn254>(&again, ZkeyOptions { check_points: true }).unwrap();
+        assert_eq!(bytes(&z.pk), bytes(&z2.pk), "{name}");
+        assert_eq!(z.matrices, z2.matrices, "{name}");
+    }
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Installs circom's JavaScript tool chain from npm into .tools/node (git-ignored):
+# snarkjs, circom2 (circom 2 compiled to WebAssembly) and circomlib, at pinned versions.
+#
+#   scripts/circom-fixtures.sh --install   only install; prints the snarkjs command
+#   scripts/circom-fixtures.sh             install, then regenerate the committed fixtures
+#                                          in crates/circom/tests/fixtures/ (a few minutes)
+#
+# Each fixture folder holds what a circom user has (circuit.r1cs, circuit.zkey,
+# witness.wtns, input.json), what snarkjs writes from them (vkey.json, proof.json,
+# public.json), and nothing else. The ceremony is a throwaway one with fixed entropy:
+# the keys are for tests only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+TOOLS=$ROOT/.tools/node
+SNARKJS_VERSION=0.7.6
+CIRCOM2_VERSION=0.2.23
+CIRCOMLIB_VERSION=2.0.5
+
+install() {
+    if [ -x "$TOOLS/node_modules/.bin/snarkjs" ] && [ -x "$TOOLS/node_modules/.bin/circom2" ] &&
+        grep -q "\"version\": \"$SNARKJS_VERSION\"" "$TOOLS/node_modules/snarkjs/package.json" 2>/dev/null; then
+        return 0
+    fi
+    command -v npm >/dev/null || { echo "npm is not installed (apt-get install nodejs npm)" >&2; return 1; }
+    mkdir -p "$TOOLS"
+    (cd "$TOOLS" && [ -f package.json ] || echo '{"name":"zkaccel-circom-tools","private":true}' > "$TOOLS/package.json")
+    (cd "$TOOLS" && npm install --no-audit --no-fund --loglevel=error \
+        "snarkjs@$SNARKJS_VERSION" "circom2@$CIRCOM2_VERSION" "circomlib@$CIRCOMLIB_VERSION")
+}
+
+install
+SNARKJS="$TOOLS/node_modules/.bin/snarkjs"
+if [ "${1:-}" = "--install" ]; then
+    echo "$SNARKJS"
+    exit 0
+fi
+
+OUT=$ROOT/crates/circom/tests/fixtures
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$TOOLS"   # circom2's WebAssembly sees this folder and its parents
+mkdir -p "$WORK/src"
+
+# name  curve  ptau-power  circuit  input
+write_circuit() { cat > "$WORK/src/$1.circom"; }
+write_circuit poseidon <<'C'
+pragma circom 2.0.0;
+include "circomlib/circuits/poseidon.circom";
+// A Poseidon hash of a public and a private input (the Semaphore shape).
+template Main() {
+    signal input a; signal input b; signal output h;
+    component p = Poseidon(2); p.inputs[0] <== a; p.inputs[1] <== b; h <== p.out;
+}
+component main {public [a]} = Main();
+C
+write_circuit merkle <<'C'
+pragma circom 2.0.0;
+include "circomlib/circuits/poseidon.circom";
+include "circomlib/circuits/mux1.circom";
+// Membership in a Poseidon Merkle tree of depth 4; the root is the public output.
+template Merkle(depth) {
+    signal input leaf; signal input path[depth]; signal input bits[depth]; signal output root;
+    component h[depth]; component m[depth][2];
+    signal node[depth + 1];
+    node[0] <== leaf;
+    for (var i = 0; i < depth; i++) {
+        bits[i] * (bits[i] - 1) === 0;
+        m[i][0] = Mux1(); m[i][1] = Mux1();
+        m[i][0].c[0] <== node[i]; m[i][0].c[1] <== path[i]; m[i][0].s <== bits[i];
+        m[i][1].c[0] <== path[i]; m[i][1].c[1] <== node[i]; m[i][1].s <== bits[i];
+        h[i] = Poseidon(2); h[i].inputs[0] <== m[i][0].out; h[i].inputs[1] <== m[i][1].out;
+        node[i + 1] <== h[i].out;
+    }
+    root <== node[depth];
+}
+component main = Merkle(4);
+C
+write_circuit nopublic <<'C'
+pragma circom 2.0.0;
+// No public signal at all: nPublic = 0.
+template Main() {
+    signal input a; signal input b; signal c; signal d;
+    c <== a * b; d <== c * c;
+}
+component main = Main();
+C
+cp "$WORK/src/poseidon.circom" "$WORK/src/poseidon_bls.circom"
+
+echo '{"a": "1", "b": "2"}' > "$WORK/src/poseidon.json"
+cp "$WORK/src/poseidon.json" "$WORK/src/poseidon_bls.json"
+echo '{"leaf": "7", "path": ["1", "2", "3", "4"], "bits": ["0", "1", "1", "0"]}' > "$WORK/src/merkle.json"
+echo '{"a": "3", "b": "11"}' > "$WORK/src/nopublic.json"
+
+ceremony() { # curve power -> $WORK/<curve>.ptau
+    local c=$1 p=$2
+    [ -f "$WORK/$c.ptau" ] && return 0
+    "$SNARKJS" powersoftau new "$c" "$p" "$WORK/$c.0.ptau" >/dev/null
+    "$SNARKJS" powersoftau contribute "$WORK/$c.0.ptau" "$WORK/$c.1.ptau" --name=zkaccel-test -e="zkaccel fixtures $c" >/dev/null
+    "$SNARKJS" powersoftau prepare phase2 "$WORK/$c.1.ptau" "$WORK/$c.ptau" >/dev/null
+}
+
+fixture() { # name curve power
+    local name=$1 curve=$2 power=$3 prime=bn128 src dir
+    [ "$curve" = bls12381 ] && prime=bls12381
+    src=$(realpath --relative-to="$TOOLS" "$WORK/src")
+    dir=$OUT/$name
+    echo "== $name ($curve)"
+    rm -rf "$dir" && mkdir -p "$dir"
+    node node_modules/circom2/cli.js "$src/$name.circom" --r1cs --wasm --prime "$prime" -l node_modules -o "$src" >/dev/null
+    node "$WORK/src/${name}_js/generate_witness.js" "$WORK/src/${name}_js/$name.wasm" "$WORK/src/$name.json" "$dir/witness.wtns"
+    cp "$WORK/src/$name.r1cs" "$dir/circuit.r1cs"
+    cp "$WORK/src/$name.json" "$dir/input.json"
+    ceremony "$curve" "$power"
+    "$SNARKJS" groth16 setup "$dir/circuit.r1cs" "$WORK/$curve.ptau" "$WORK/$name.0.zkey" >/dev/null
+    "$SNARKJS" zkey contribute "$WORK/$name.0.zkey" "$dir/circuit.zkey" --name=zkaccel-test -e="zkaccel fixtures $name" >/dev/null
+    "$SNARKJS" zkey export verificationkey "$dir/circuit.zkey" "$dir/vkey.json" >/dev/null
+    "$SNARKJS" groth16 prove "$dir/circuit.zkey" "$dir/witness.wtns" "$dir/proof.json" "$dir/public.json"
+    "$SNARKJS" groth16 verify "$dir/vkey.json" "$dir/public.json" "$dir/proof.json" >/dev/null
+}
+
+fixture poseidon bn128 12
+fixture merkle bn128 12
+fixture nopublic bn128 12
+fixture poseidon_bls bls12381 10
+du -sh "$OUT"
