@@ -18,6 +18,9 @@ pub use zkaccel_groth16 as groth16;
 /// drives a GPU with the feature `cuda`).
 pub use zkaccel_cuda as cuda;
 
+/// Proving circom circuits from snarkjs `.zkey` / `.wtns` files: `CircomReduction`,
+/// the file formats, `CircomProver` (crate `zkaccel-circom`).
+pub use zkaccel_circom as circom;
 /// BN254 and BLS12-381 group and pairing types for arkworks' traits with
 /// zkaccel's MSM and scalar multiplication ([`zkaccel_curves`]): swap
 /// `ark_bn254::Bn254` for `zkaccel::curves::bn254::Bn254`.

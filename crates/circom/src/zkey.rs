@@ -64,6 +64,15 @@ pub struct Zkey<E: CircomCurve> {
     pub num_constraints: usize,
 }
 
+impl<E: CircomCurve> core::fmt::Debug for Zkey<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Zkey")
+            .field("header", &self.header)
+            .field("num_constraints", &self.num_constraints)
+            .finish_non_exhaustive()
+    }
+}
+
 impl<E: CircomCurve> Zkey<E> {
     /// Number of instance variables: the public signals plus the leading
     /// one.

@@ -411,7 +411,7 @@ pub(crate) fn evaluations<F: PrimeField>(
 /// 1`) as a power of arkworks' (`F::TWO_ADIC_ROOT_OF_UNITY`). Odd; 1 on
 /// BN254. The discrete logarithm in a group of order `2^s`, bit by bit.
 pub fn snarkjs_root_exponent<F: PrimeField>() -> u64 {
-    use ark_ff::{LegendreSymbol, One};
+    use ark_ff::LegendreSymbol;
     let s = F::TWO_ADICITY;
     let mut nqr = F::from(2u64);
     while nqr.legendre() != LegendreSymbol::QuadraticNonResidue {

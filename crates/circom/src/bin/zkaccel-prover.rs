@@ -64,7 +64,7 @@ fn run(args: &[String]) -> Res<ExitCode> {
         }
         Some("verify") => match &args[1..] {
             [vkey, public, proof] => verify_cmd(vkey, public, proof),
-            _ => Err(format!("verify takes 3 files\n{USAGE}")),
+            _ => Err("verify takes 3 files (see zkaccel-prover --help)".to_string()),
         },
         Some("export-vkey") => match &args[1..] {
             [zkey, out] => {
@@ -77,13 +77,14 @@ fn run(args: &[String]) -> Res<ExitCode> {
                 write(out, text.as_bytes())?;
                 Ok(ExitCode::SUCCESS)
             }
-            _ => Err(format!("export-vkey takes 2 files\n{USAGE}")),
+            _ => Err("export-vkey takes 2 files (see zkaccel-prover --help)".to_string()),
         },
         Some("export-example") => match &args[1..] {
             [name, size, dir] => export_example(name, size, dir),
-            _ => Err(format!(
-                "export-example takes a circuit, a size and a folder\n{USAGE}"
-            )),
+            _ => Err(
+                "export-example takes a circuit, a size and a folder (see zkaccel-prover --help)"
+                    .to_string(),
+            ),
         },
         Some(_) => prove_cmd(args),
     }
@@ -128,13 +129,15 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
             "--r1cs" => {
                 a.r1cs = Some(it.next().ok_or("--r1cs takes a file")?.clone());
             }
-            f if f.starts_with("--") => return Err(format!("unknown option {f}\n{USAGE}")),
+            f if f.starts_with("--") => {
+                return Err(format!("unknown option {f} (see zkaccel-prover --help)"))
+            }
             f => a.files.push(f.to_owned()),
         }
     }
     if a.files.len() != 4 {
         return Err(format!(
-            "expected <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got {} files\n{USAGE}",
+            "expected <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got {} files (see zkaccel-prover --help)",
             a.files.len()
         ));
     }
@@ -155,11 +158,15 @@ fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: Vec<u8>, start: Instant) -> 
     let [zkey, wtns, proof_out, public_out] = [&a.files[0], &a.files[1], &a.files[2], &a.files[3]];
     // Fail on an unwritable output before the work, not after.
     for out in [proof_out, public_out] {
+        let existed = Path::new(out).exists();
         std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(out)
             .map_err(|e| format!("{out}: {e}"))?;
+        if !existed {
+            let _ = std::fs::remove_file(out);
+        }
     }
     let prover = CircomProver::<E>::from_zkey_bytes(&zkey_bytes, a.backend, ZkeyOptions::default())
         .map_err(at(zkey))?;

@@ -1,0 +1,152 @@
+//! Bad input is an error naming what is wrong, never a panic and never a
+//! proof that fails later without a word.
+
+mod support;
+
+use proptest::prelude::*;
+use support::read;
+use zkaccel_circom::*;
+use zkaccel_groth16::Backend;
+
+type E = ark_bn254::Bn254;
+type Fr = ark_bn254::Fr;
+
+/// Offsets of every section boundary in an iden3 container.
+fn boundaries(file: &[u8]) -> Vec<usize> {
+    let mut out = vec![0, 4, 8, 12];
+    let count = u32::from_le_bytes(file[8..12].try_into().unwrap());
+    let mut pos = 12;
+    for _ in 0..count {
+        let len = u64::from_le_bytes(file[pos + 4..pos + 12].try_into().unwrap()) as usize;
+        out.extend([pos + 4, pos + 12, pos + 12 + len / 2]);
+        pos += 12 + len;
+        out.push(pos);
+    }
+    out
+}
+
+#[test]
+fn truncated_files_are_errors() {
+    let zkey = read("poseidon", "circuit.zkey");
+    let wtns = read("poseidon", "witness.wtns");
+    let r1cs = read("poseidon", "circuit.r1cs");
+    for cut in boundaries(&zkey).into_iter().filter(|&c| c < zkey.len()) {
+        let e = read_zkey::<E>(&zkey[..cut], ZkeyOptions::default()).err();
+        assert!(e.is_some(), "zkey cut at {cut}");
+        assert!(
+            zkey_curve(&zkey[..cut]).is_err() || cut > 400,
+            "zkey cut at {cut}"
+        );
+    }
+    for cut in boundaries(&wtns).into_iter().filter(|&c| c < wtns.len()) {
+        assert!(read_wtns::<Fr>(&wtns[..cut]).is_err(), "wtns cut at {cut}");
+    }
+    for cut in boundaries(&r1cs).into_iter().filter(|&c| c < r1cs.len()) {
+        assert!(read_r1cs::<Fr>(&r1cs[..cut]).is_err(), "r1cs cut at {cut}");
+    }
+    let e = read_zkey::<E>(&zkey[..zkey.len() - 1], ZkeyOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("truncated"), "{e}");
+}
+
+#[test]
+fn other_protocols_curves_and_magic_are_refused() {
+    let zkey = read("poseidon", "circuit.zkey");
+    // Section 1 is the first: id at 12, size at 16, the protocol at 24.
+    assert_eq!(&zkey[12..16], &1u32.to_le_bytes());
+    for (p, name) in [(2u32, "plonk"), (10, "fflonk")] {
+        let mut z = zkey.clone();
+        z[24..28].copy_from_slice(&p.to_le_bytes());
+        let e = read_zkey::<E>(&z, ZkeyOptions::default()).unwrap_err();
+        assert!(
+            matches!(e, CircomError::Unsupported { .. }) && e.to_string().contains(name),
+            "{e}"
+        );
+    }
+    let bls = read("poseidon_bls", "circuit.zkey");
+    let e = read_zkey::<E>(&bls, ZkeyOptions::default()).unwrap_err();
+    assert!(matches!(e, CircomError::Mismatch(_)), "{e}");
+    let mut z = zkey.clone();
+    z[0] = b'x';
+    assert!(read_zkey::<E>(&z, ZkeyOptions::default())
+        .unwrap_err()
+        .to_string()
+        .contains("magic"));
+    // A wtns or r1cs given as a zkey.
+    assert!(read_zkey::<E>(&read("poseidon", "witness.wtns"), ZkeyOptions::default()).is_err());
+    assert!(read_wtns::<Fr>(&zkey).is_err());
+}
+
+#[test]
+fn witnesses_of_the_wrong_length_prime_or_values_are_refused() {
+    let prover = CircomProver::<E>::from_zkey_bytes(
+        &read("poseidon", "circuit.zkey"),
+        Backend::Cpu,
+        ZkeyOptions::default(),
+    )
+    .unwrap();
+    let w = read_wtns::<Fr>(&read("poseidon", "witness.wtns")).unwrap();
+    let mut rng = rand::rngs::OsRng;
+    for bad in [
+        w[..w.len() - 1].to_vec(),
+        [&w[..], &[Fr::from(1u64)]].concat(),
+        vec![],
+    ] {
+        let e = prover.prove(&bad, &mut rng).unwrap_err();
+        assert!(e.to_string().contains("witness length"), "{e}");
+    }
+    let mut zero_one = w.clone();
+    zero_one[0] = Fr::from(2u64);
+    assert!(prover.prove(&zero_one, &mut rng).is_err());
+    // A bls12381 witness for a bn128 key.
+    let e = read_wtns::<Fr>(&read("poseidon_bls", "witness.wtns")).unwrap_err();
+    assert!(matches!(e, CircomError::Mismatch(_)), "{e}");
+    // A value not below the prime.
+    let mut f = read("poseidon", "witness.wtns");
+    let n = f.len();
+    f[n - 32..].copy_from_slice(&[0xff; 32]);
+    assert!(read_wtns::<Fr>(&f)
+        .unwrap_err()
+        .to_string()
+        .contains("not below the prime"));
+
+    // A witness that violates a constraint: the r1cs names it, and without
+    // it the proof does not verify (zkaccel-prover's self-check refuses it).
+    let r1cs = read_r1cs::<Fr>(&read("poseidon", "circuit.r1cs")).unwrap();
+    let mut bad = w.clone();
+    bad[w.len() - 1] += Fr::from(1u64);
+    let e = r1cs.check_witness(&bad).unwrap_err();
+    assert!(matches!(e, CircomError::Unsatisfied { .. }), "{e}");
+    let out = prover.prove(&bad, &mut rng).unwrap();
+    assert!(!prover.verify(&out.proof, &out.public).unwrap());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Any byte flipped anywhere: an error, or a key that still proves
+    /// without a panic (a flipped point coordinate decodes to another
+    /// point; the self-check catches its proof).
+    #[test]
+    fn flipped_bytes_never_panic(pos in 0usize..1_000_000, bit in 0u8..8) {
+        let zkey = read("poseidon", "circuit.zkey");
+        let wtns = read("poseidon", "witness.wtns");
+        let r1cs = read("poseidon", "circuit.r1cs");
+        let mut z = zkey.clone();
+        let p = pos % z.len();
+        z[p] ^= 1 << bit;
+        if let Ok(k) = read_zkey::<E>(&z, ZkeyOptions::default()) {
+            let prover = CircomProver::from_parts(k, Backend::Cpu, Default::default());
+            let w = read_wtns::<Fr>(&wtns).unwrap();
+            let _ = prover.prove(&w, &mut rand::rngs::OsRng);
+        }
+        let _ = read_zkey::<E>(&z, ZkeyOptions { check_points: true });
+        let mut w = wtns.clone();
+        let p = pos % w.len();
+        w[p] ^= 1 << bit;
+        let _ = read_wtns::<Fr>(&w);
+        let mut r = r1cs.clone();
+        let p = pos % r.len();
+        r[p] ^= 1 << bit;
+        let _ = read_r1cs::<Fr>(&r);
+    }
+}
