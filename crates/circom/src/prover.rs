@@ -8,7 +8,7 @@ use ark_groth16::{PreparedVerifyingKey, Proof};
 use ark_std::rand::RngCore;
 use std::time::{Duration, Instant};
 use zkaccel_groth16::{
-    backend::{Auto, Cpu, Cuda},
+    backend::{Auto, BackendChoice, Cpu, Cuda},
     Backend, Groth16, ProofTimings, Qap,
 };
 
@@ -144,27 +144,10 @@ impl<E: CircomCurve> CircomProver<E> {
     ) -> Result<CircomProof<E>, CircomError> {
         self.check_witness(witness)?;
         let z = &self.zkey;
-        let args = (
-            &z.pk,
-            // The key is snarkjs': its domain is ordered by snarkjs' roots.
-            Qap::Snarkjs,
-            &z.matrices[..],
-            z.num_inputs(),
-            z.num_constraints,
-            witness,
-            r,
-            s,
-        );
         let (proof, timings) = match self.backend {
-            Backend::Cpu => Groth16::<E, Cpu>::create_proof_with_matrices(
-                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7,
-            ),
-            Backend::Cuda => Groth16::<E, Cuda>::create_proof_with_matrices(
-                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7,
-            ),
-            Backend::Auto => Groth16::<E, Auto>::create_proof_with_matrices(
-                args.0, args.1, args.2, args.3, args.4, args.5, args.6, args.7,
-            ),
+            Backend::Cpu => prove_on::<E, Cpu>(z, witness, r, s),
+            Backend::Cuda => prove_on::<E, Cuda>(z, witness, r, s),
+            Backend::Auto => prove_on::<E, Auto>(z, witness, r, s),
         }?;
         Ok(CircomProof {
             proof,
@@ -178,6 +161,26 @@ impl<E: CircomCurve> CircomProver<E> {
     pub fn verify(&self, proof: &Proof<E>, public: &[E::ScalarField]) -> Result<bool, CircomError> {
         verify_prepared(&self.pvk, proof, public)
     }
+}
+
+/// A proof on the backend `B`. The key is snarkjs': its domain is ordered by
+/// snarkjs' roots of unity ([`Qap::Snarkjs`]).
+fn prove_on<E: CircomCurve, B: BackendChoice>(
+    z: &Zkey<E>,
+    witness: &[E::ScalarField],
+    r: E::ScalarField,
+    s: E::ScalarField,
+) -> Result<(Proof<E>, ProofTimings), zkaccel_groth16::Groth16Error> {
+    Groth16::<E, B>::create_proof_with_matrices(
+        &z.pk,
+        Qap::Snarkjs,
+        &z.matrices,
+        z.num_inputs(),
+        z.num_constraints,
+        witness,
+        r,
+        s,
+    )
 }
 
 /// Groth16 verification with the public-input count checked.
