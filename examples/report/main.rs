@@ -110,7 +110,21 @@ fn machine() -> String {
         })
         .map(|kb| format!(", {:.0} GiB", kb as f64 / 1048576.0))
         .unwrap_or_default();
-    format!("{cpu}, {cores} cores available{mem}")
+    let flags = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("flags"))?.to_string();
+            let have: Vec<&str> = ["adx", "bmi2", "avx2", "avx512f", "avx512ifma"]
+                .into_iter()
+                .filter(|f| line.split_whitespace().any(|x| x == *f))
+                .collect();
+            Some(format!("; flags: {}", have.join(" ")))
+        })
+        .unwrap_or_default();
+    format!(
+        "{cpu}, {cores} cores available{mem}{flags}; {}",
+        zkaccel::ntt::field::kernel_summary()
+    )
 }
 
 /// The git commit the report ran on (`+dirty` with uncommitted changes).

@@ -6,6 +6,7 @@ use ark_ff::{PrimeField, UniformRand};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use std::io::Write;
 use zkaccel_cpu::{
     msm, msm_bigint_with, msm_with, CpuMsm, CurveMul, MsmAlgorithm, MsmError, MsmProvider,
     PreparedBases,
@@ -295,11 +296,15 @@ fn bn254_batch_kernels_agree() {
     use zkaccel_cpu::{AdxFp2Ops, AdxOps};
     match (AdxOps::new(), AdxOps::without_lanes()) {
         (Some(l), Some(s)) => batch_kernels_agree::<ark_bn254::g1::Config, _>(l, s, 1 << 13),
-        _ => println!("SKIPPED: bn254_batch_kernels_agree G1 (this CPU lacks BMI2/ADX)"),
+        _ => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED: bn254_batch_kernels_agree G1 (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
+        }
     }
     match (AdxFp2Ops::new(), AdxFp2Ops::without_lanes()) {
         (Some(l), Some(s)) => batch_kernels_agree::<ark_bn254::g2::Config, _>(l, s, 1 << 13),
-        _ => println!("SKIPPED: bn254_batch_kernels_agree G2 (this CPU lacks BMI2/ADX)"),
+        _ => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED: bn254_batch_kernels_agree G2 (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
+        }
     }
 }
 

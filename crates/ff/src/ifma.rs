@@ -40,15 +40,21 @@ const MASK52: u64 = (1 << 52) - 1;
 #[repr(C, align(64))]
 pub struct Lanes(pub [__m512i; 5]);
 
+/// Whether this CPU has AVX-512F and AVX-512IFMA (whatever `ZKACCEL_KERNEL`
+/// says: [`Ifma::detect`] honours it).
+pub fn ifma_supported() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+}
+
 /// Proof that this CPU supports AVX-512F and AVX-512IFMA.
 #[derive(Clone, Copy, Debug)]
 pub struct Ifma(());
 
 impl Ifma {
-    /// `Some` on CPUs with AVX-512F and AVX-512IFMA.
+    /// `Some` on CPUs with AVX-512F and AVX-512IFMA, unless
+    /// `ZKACCEL_KERNEL` is `adx` or `portable` ([`crate::KERNEL_ENV`]).
     pub fn detect() -> Option<Self> {
-        (std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma"))
-            .then_some(Ifma(()))
+        (ifma_supported() && crate::kernel::allowed(crate::KernelLevel::Ifma)).then_some(Ifma(()))
     }
 
     /// [`add_affine_batch`] as a safe call: `false`, touching nothing, for

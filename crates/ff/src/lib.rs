@@ -21,8 +21,13 @@
 
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+mod kernel;
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
+
+pub use kernel::{
+    kernel_in_use, kernel_setting, kernel_summary, kernel_supported, KernelLevel, KERNEL_ENV,
+};
 
 use ark_ff::{
     fields::models::fp::{Fp, MontBackend, MontConfig},
@@ -100,9 +105,10 @@ fn limbs4<const N: usize>(x: &[u64; N]) -> &[u64; 4] {
 pub struct Adx(());
 
 impl Adx {
-    /// `Some` on CPUs with BMI2 and ADX.
+    /// `Some` on CPUs with BMI2 and ADX, unless `ZKACCEL_KERNEL=portable`
+    /// ([`KERNEL_ENV`]).
     pub fn detect() -> Option<Self> {
-        adx_supported().then_some(Adx(()))
+        (adx_supported() && kernel::allowed(KernelLevel::Adx)).then_some(Adx(()))
     }
 
     /// `a * b`.
@@ -140,7 +146,8 @@ impl Adx {
     }
 }
 
-/// Whether this CPU can run the BMI2/ADX multiplication kernel.
+/// Whether this CPU can run the BMI2/ADX multiplication kernel (whatever
+/// `ZKACCEL_KERNEL` says: [`Adx::detect`] honours it).
 pub fn adx_supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

@@ -4,6 +4,7 @@
 use ark_ff::UniformRand;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::io::Write;
 use zkaccel_ff::{adx_supported, MontField};
 
 fn random_vec<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
@@ -41,7 +42,10 @@ fn field_kernels_match_arkworks() {
             }
         }
         if F::ADX_MUL && !adx_supported() {
-            println!("SKIPPED: mul_adx (this CPU lacks BMI2/ADX)");
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: mul_adx (this CPU lacks BMI2/ADX)"
+            );
         }
     }
     check::<ark_bn254::Fr>(1);

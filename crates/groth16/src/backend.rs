@@ -13,8 +13,39 @@ pub enum Backend {
     /// reason.
     Cuda,
     /// The GPU when one is usable, the CPU otherwise; says which once per
-    /// process on stderr.
+    /// process on stderr. The environment variable [`BACKEND_ENV`]
+    /// (`ZKACCEL_BACKEND=cpu` or `cuda`) forces the choice, so one machine
+    /// can measure both paths.
     Auto,
+}
+
+/// The environment variable that forces what [`Backend::Auto`] resolves
+/// to: `cpu`, `cuda` (an error without a usable GPU, as [`Backend::Cuda`])
+/// or `auto`. Read once per process; explicit `Cpu` and `Cuda` ignore it.
+pub const BACKEND_ENV: &str = "ZKACCEL_BACKEND";
+
+/// What `ZKACCEL_BACKEND` asks `Auto` for: `Ok(None)` when unset or
+/// `auto`, `Err(message)` for a value that is not understood (ignored).
+fn auto_override() -> Result<Option<Backend>, String> {
+    static SETTING: std::sync::OnceLock<Result<Option<Backend>, String>> =
+        std::sync::OnceLock::new();
+    SETTING
+        .get_or_init(|| {
+            let v = match std::env::var(BACKEND_ENV) {
+                Err(std::env::VarError::NotPresent) => return Ok(None),
+                Ok(v) => v,
+                Err(std::env::VarError::NotUnicode(v)) => format!("{v:?}"),
+            };
+            match v.trim().to_ascii_lowercase().as_str() {
+                "" | "auto" => Ok(None),
+                "cpu" => Ok(Some(Backend::Cpu)),
+                "cuda" | "gpu" => Ok(Some(Backend::Cuda)),
+                other => Err(format!(
+                    "{BACKEND_ENV}={other:?} is not one of cpu, cuda, auto: ignored"
+                )),
+            }
+        })
+        .clone()
 }
 
 /// Type-level choice of [`Backend`] for [`crate::Groth16`].
@@ -76,6 +107,21 @@ pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
         },
         Backend::Auto => {
             static SAID: Once = Once::new();
+            let forced = auto_override();
+            match forced {
+                Ok(Some(Backend::Cpu)) => {
+                    SAID.call_once(|| {
+                        eprintln!("zkaccel-groth16: backend auto -> cpu ({BACKEND_ENV}=cpu)")
+                    });
+                    return Ok(Resolved::Cpu);
+                }
+                Ok(Some(_)) => return resolve(Backend::Cuda),
+                Ok(None) => {}
+                Err(e) => {
+                    static WARNED: Once = Once::new();
+                    WARNED.call_once(|| eprintln!("zkaccel-groth16: {e}"));
+                }
+            }
             match gpu() {
                 #[cfg(feature = "cuda")]
                 Ok(ctx) => {

@@ -42,7 +42,7 @@ mod pairing;
 mod prover;
 mod reduction;
 
-pub use backend::{Backend, BackendChoice};
+pub use backend::{Backend, BackendChoice, BACKEND_ENV};
 pub use error::Groth16Error;
 pub use pairing::{AccelPairing, QuotientOffloadFn};
 pub use prover::{Groth16, PreparedProvingKey, ProofTimings};

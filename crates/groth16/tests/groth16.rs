@@ -15,8 +15,11 @@ use ark_serialize::CanonicalSerialize;
 use ark_snark::SNARK;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use std::process::Command;
 use zkaccel_groth16::circuits::{MerkleMembership, MimcChain, Sha256Circuit};
-use zkaccel_groth16::{backend, Groth16, Groth16Error, NttReduction, PreparedProvingKey};
+use zkaccel_groth16::{
+    backend, Groth16, Groth16Error, NttReduction, PreparedProvingKey, BACKEND_ENV,
+};
 
 fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
     let mut v = Vec::new();
@@ -224,4 +227,75 @@ fn circuit_sizes_are_what_the_docs_say() {
     });
     assert!(sha > 40_000 && sha < 90_000, "{sha}");
     let _ = <Bn254 as Pairing>::ScalarField::from(1u64);
+}
+
+// ---- ZKACCEL_BACKEND: what `Backend::Auto` resolves to. The variable is
+// read once per process, so each case runs this test binary again as a
+// child with the variable set (the child runs only the named test).
+
+const BACKEND_CHILD: &str = "ZKACCEL_BACKEND_TEST_CHILD";
+
+fn in_child_with_backend(name: &str, value: &str) {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([name, "--exact", "--nocapture", "--test-threads=1"])
+        .env(BACKEND_ENV, value)
+        .env(BACKEND_CHILD, "1")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("1 passed"),
+        "child {name} with {BACKEND_ENV}={value}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// An Auto proof of a small circuit, and stock ark-groth16's for the same
+/// key and seed.
+fn auto_proof() -> (
+    Result<ark_groth16::Proof<Bn254>, Groth16Error>,
+    ark_groth16::Proof<Bn254>,
+) {
+    let c = MimcChain::<Fr>::new(Fr::from(3u64), 200);
+    let (pk, _) =
+        Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut ChaCha20Rng::seed_from_u64(1))
+            .unwrap();
+    let stock =
+        ark_groth16::Groth16::<Bn254>::prove(&pk, c.clone(), &mut ChaCha20Rng::seed_from_u64(2))
+            .unwrap();
+    let auto = Groth16::<Bn254, backend::Auto>::prove(&pk, c, &mut ChaCha20Rng::seed_from_u64(2));
+    (auto, stock)
+}
+
+#[test]
+fn cpu_forces_auto_onto_the_cpu() {
+    if std::env::var_os(BACKEND_CHILD).is_none() {
+        return in_child_with_backend("cpu_forces_auto_onto_the_cpu", "cpu");
+    }
+    let (auto, stock) = auto_proof();
+    assert_eq!(auto.unwrap(), stock);
+}
+
+#[test]
+fn cuda_makes_auto_fail_without_a_gpu() {
+    if std::env::var_os(BACKEND_CHILD).is_none() {
+        return in_child_with_backend("cuda_makes_auto_fail_without_a_gpu", "cuda");
+    }
+    let (auto, stock) = auto_proof();
+    match auto {
+        // No GPU (or no `cuda` feature): Auto must not fall back silently.
+        Err(Groth16Error::BackendUnavailable(_)) => {}
+        // A GPU: the proof is stock's.
+        Ok(p) => assert_eq!(p, stock),
+        Err(e) => panic!("expected a GPU proof or BackendUnavailable, got {e}"),
+    }
+}
+
+#[test]
+fn an_unknown_value_is_ignored() {
+    if std::env::var_os(BACKEND_CHILD).is_none() {
+        return in_child_with_backend("an_unknown_value_is_ignored", "tpu");
+    }
+    let (auto, stock) = auto_proof();
+    assert_eq!(auto.unwrap(), stock);
 }

@@ -13,6 +13,7 @@ use ark_bn254::{Bn254, Fr};
 use ark_snark::SNARK;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
+use std::io::Write;
 use zkaccel_cpu::memory::{peak_rss, reset_peak_rss, rss};
 use zkaccel_cpu::msm::set_memory_budget;
 use zkaccel_groth16::circuits::MimcChain;
@@ -25,7 +26,10 @@ const MSM_BUDGET_MIB: usize = 256;
 fn proof_of_2_20_constraints_within_the_memory_budget() {
     let log_n: u32 = std::env::var("ZKACCEL_TEST_RSS_LOG_N").map_or(20, |s| s.parse().unwrap());
     if peak_rss().is_none() {
-        eprintln!("SKIPPED: no /proc/self/status, peak RSS is measured on Linux only");
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: no /proc/self/status, peak RSS is measured on Linux only"
+        );
         return;
     }
     let mib = |b: usize| b >> 20;

@@ -1,0 +1,152 @@
+//! Which kernel family zkaccel uses, and the environment switch that caps it.
+//!
+//! zkaccel picks its field kernels at run time: the AVX-512 IFMA lanes where
+//! the CPU has them, else the BMI2/ADX assembly, else portable Rust. So that
+//! one machine can measure every path its users' CPUs take, the environment
+//! variable [`KERNEL_ENV`] (`ZKACCEL_KERNEL`) caps the choice:
+//!
+//! | `ZKACCEL_KERNEL` | [`Adx::detect`](crate::Adx::detect) | `Ifma::detect` |
+//! |---|---|---|
+//! | unset, `auto` or `ifma` | the CPU's answer | the CPU's answer |
+//! | `adx` | the CPU's answer | `None` |
+//! | `portable` | `None` | `None` |
+//!
+//! It is read once per process, on the first detection. It can only lower
+//! the level: asking for `ifma` on a CPU without it changes nothing. An
+//! unknown value caps nothing and is reported by [`kernel_setting`] (print
+//! [`kernel_summary`] next to a measurement to see what ran).
+
+use std::sync::OnceLock;
+
+/// The environment variable that caps the kernels: `portable`, `adx`,
+/// `ifma` or `auto`.
+pub const KERNEL_ENV: &str = "ZKACCEL_KERNEL";
+
+/// A kernel family, from the most portable to the widest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum KernelLevel {
+    /// Portable branch-free Rust (every CPU; on x86-64 without BMI2/ADX, on
+    /// aarch64 and wasm32).
+    Portable,
+    /// The x86-64 BMI2/ADX assembly multiplication.
+    Adx,
+    /// The ADX kernel plus the AVX-512 IFMA lanes (eight field elements
+    /// per vector).
+    Ifma,
+}
+
+impl KernelLevel {
+    /// The name `ZKACCEL_KERNEL` takes for this level.
+    pub fn name(self) -> &'static str {
+        match self {
+            KernelLevel::Portable => "portable",
+            KernelLevel::Adx => "adx",
+            KernelLevel::Ifma => "ifma",
+        }
+    }
+
+    /// Parses a `ZKACCEL_KERNEL` value (`auto` is no cap: `Ok(None)`).
+    pub fn parse(value: &str) -> Result<Option<KernelLevel>, String> {
+        match value.trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => Ok(None),
+            "portable" => Ok(Some(KernelLevel::Portable)),
+            "adx" => Ok(Some(KernelLevel::Adx)),
+            "ifma" => Ok(Some(KernelLevel::Ifma)),
+            other => Err(format!(
+                "{KERNEL_ENV}={other:?} is not one of portable, adx, ifma, auto: ignored"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for KernelLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What `ZKACCEL_KERNEL` asked for: `Ok(None)` when unset or `auto`,
+/// `Ok(Some(level))` for a cap, `Err(message)` for a value that is not
+/// understood (and therefore ignored). Read once per process.
+pub fn kernel_setting() -> Result<Option<KernelLevel>, String> {
+    static SETTING: OnceLock<Result<Option<KernelLevel>, String>> = OnceLock::new();
+    SETTING
+        .get_or_init(|| match std::env::var(KERNEL_ENV) {
+            Ok(v) => KernelLevel::parse(&v),
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(v)) => Err(format!(
+                "{KERNEL_ENV}={v:?} is not one of portable, adx, ifma, auto: ignored"
+            )),
+        })
+        .clone()
+}
+
+/// Whether the environment allows kernels of `level` (no cap, or a cap at
+/// `level` or above).
+pub(crate) fn allowed(level: KernelLevel) -> bool {
+    match kernel_setting() {
+        Ok(Some(cap)) => level <= cap,
+        _ => true,
+    }
+}
+
+/// What this CPU supports, ignoring `ZKACCEL_KERNEL`.
+pub fn kernel_supported() -> KernelLevel {
+    #[cfg(target_arch = "x86_64")]
+    if crate::ifma::ifma_supported() && crate::adx_supported() {
+        return KernelLevel::Ifma;
+    }
+    if crate::adx_supported() {
+        KernelLevel::Adx
+    } else {
+        KernelLevel::Portable
+    }
+}
+
+/// The kernels zkaccel uses in this process: what the CPU supports, capped
+/// by `ZKACCEL_KERNEL`.
+pub fn kernel_in_use() -> KernelLevel {
+    match kernel_setting() {
+        Ok(Some(cap)) => kernel_supported().min(cap),
+        _ => kernel_supported(),
+    }
+}
+
+/// One line for benchmark and `--timings` output, e.g. `kernels: adx (CPU
+/// supports ifma; ZKACCEL_KERNEL=adx)`.
+pub fn kernel_summary() -> String {
+    let (used, cpu) = (kernel_in_use(), kernel_supported());
+    match kernel_setting() {
+        Ok(None) => format!("kernels: {used} (CPU supports {cpu})"),
+        Ok(Some(cap)) => format!("kernels: {used} (CPU supports {cpu}; {KERNEL_ENV}={cap})"),
+        Err(e) => format!("kernels: {used} (CPU supports {cpu}; {e})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_level_and_rejects_the_rest() {
+        assert_eq!(KernelLevel::parse("auto"), Ok(None));
+        assert_eq!(KernelLevel::parse(""), Ok(None));
+        assert_eq!(
+            KernelLevel::parse("Portable"),
+            Ok(Some(KernelLevel::Portable))
+        );
+        assert_eq!(KernelLevel::parse(" adx "), Ok(Some(KernelLevel::Adx)));
+        assert_eq!(KernelLevel::parse("IFMA"), Ok(Some(KernelLevel::Ifma)));
+        let e = KernelLevel::parse("avx2").unwrap_err();
+        assert!(e.contains("ZKACCEL_KERNEL") && e.contains("avx2"), "{e}");
+    }
+
+    #[test]
+    fn levels_are_ordered_by_width() {
+        assert!(KernelLevel::Portable < KernelLevel::Adx);
+        assert!(KernelLevel::Adx < KernelLevel::Ifma);
+        for l in [KernelLevel::Portable, KernelLevel::Adx, KernelLevel::Ifma] {
+            assert_eq!(KernelLevel::parse(l.name()), Ok(Some(l)));
+        }
+    }
+}
