@@ -192,3 +192,50 @@ fn errors_are_one_line_and_non_zero() {
         "no proof written"
     );
 }
+
+#[test]
+fn info_prints_the_keys_sizes_and_the_kernels() {
+    // Wires, outputs + public inputs and constraints as `snarkjs r1cs info`
+    // reports them for the fixtures' circuit.r1cs; the domain is the power
+    // of two above constraints + public + 1.
+    for (name, want) in [
+        (
+            "poseidon",
+            "curve bn128 | signals 520 | public 2 | constraints 517 | domain 2^10",
+        ),
+        (
+            "merkle",
+            "curve bn128 | signals 2086 | public 1 | constraints 2080 | domain 2^12",
+        ),
+        (
+            "nopublic",
+            "curve bn128 | signals 5 | public 0 | constraints 2 | domain 2^2",
+        ),
+        (
+            "poseidon_bls",
+            "curve bls12381 | signals 520 | public 2 | constraints 517 | domain 2^10",
+        ),
+    ] {
+        let o = run(&[Path::new("info"), &fixture(name, "circuit.zkey")]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(out.lines().next().unwrap().contains(want), "{name}: {out}");
+        assert!(
+            out.lines().nth(1).unwrap().starts_with("kernels: "),
+            "{name}: {out}"
+        );
+    }
+    let o = run(&[Path::new("info"), &fixture("poseidon", "witness.wtns")]);
+    assert!(!o.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr)
+            .trim_end()
+            .lines()
+            .count(),
+        1
+    );
+}

@@ -6,6 +6,7 @@
 //! zkaccel-prover verify <vkey.json> <public.json> <proof.json>
 //! zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
 //! zkaccel-prover export-example <mimc|sha256> <size> <out-dir>
+//! zkaccel-prover info <circuit.zkey>
 //! ```
 //! Exit 0 on success; otherwise one line on stderr and a non-zero status.
 
@@ -24,7 +25,8 @@ const USAGE: &str = "usage:
                  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
   zkaccel-prover verify <vkey.json> <public.json> <proof.json>
   zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
-  zkaccel-prover export-example <mimc|sha256> <size> <out-dir>   (test keys: not for production)";
+  zkaccel-prover export-example <mimc|sha256> <size> <out-dir>   (test keys: not for production)
+  zkaccel-prover info <circuit.zkey>          (the key's sizes, and the kernels this CPU runs)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -68,7 +70,7 @@ fn run(args: &[String]) -> Res<ExitCode> {
         },
         Some("export-vkey") => match &args[1..] {
             [zkey, out] => {
-                let bytes = read(zkey)?;
+                let bytes = map_key(zkey)?;
                 let text = match zkey_curve(&bytes).map_err(at(zkey))? {
                     Curve::Bn254 => export_vkey::<ark_bn254::Bn254>(&bytes),
                     Curve::Bls12_381 => export_vkey::<ark_bls12_381::Bls12_381>(&bytes),
@@ -78,6 +80,20 @@ fn run(args: &[String]) -> Res<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             _ => Err("export-vkey takes 2 files (see zkaccel-prover --help)".to_string()),
+        },
+        Some("info") => match &args[1..] {
+            [zkey] => {
+                let bytes = map_key(zkey)?;
+                let text = match zkey_curve(&bytes).map_err(at(zkey))? {
+                    Curve::Bn254 => info::<ark_bn254::Bn254>(&bytes),
+                    Curve::Bls12_381 => info::<ark_bls12_381::Bls12_381>(&bytes),
+                }
+                .map_err(at(zkey))?;
+                println!("{text}");
+                println!("{}", zkaccel_ff::kernel_summary());
+                Ok(ExitCode::SUCCESS)
+            }
+            _ => Err("info takes 1 file (see zkaccel-prover --help)".to_string()),
         },
         Some("export-example") => match &args[1..] {
             [name, size, dir] => export_example(name, size, dir),
@@ -93,6 +109,20 @@ fn run(args: &[String]) -> Res<ExitCode> {
 fn export_vkey<E: CircomCurve>(bytes: &[u8]) -> Result<String, CircomError> {
     let z = zkaccel_circom::read_zkey::<E>(bytes, ZkeyOptions::default())?;
     Ok(vkey_json(&z.pk.vk))
+}
+
+/// One line: the curve and the key's sizes.
+fn info<E: CircomCurve>(bytes: &[u8]) -> Result<String, CircomError> {
+    let z = zkaccel_circom::read_zkey::<E>(bytes, ZkeyOptions::default())?;
+    let h = z.header;
+    Ok(format!(
+        "curve {} | signals {} | public {} | constraints {} | domain 2^{}",
+        E::NAME,
+        h.n_vars,
+        h.n_public,
+        z.num_constraints,
+        h.domain_size.trailing_zeros()
+    ))
 }
 
 struct ProveArgs {
@@ -144,17 +174,50 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
     Ok(a)
 }
 
+/// A zkey's bytes: the file mapped into memory, or read where it cannot be
+/// mapped (an empty file, a pipe).
+enum KeyBytes {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for KeyBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            KeyBytes::Mapped(m) => m,
+            KeyBytes::Read(v) => v,
+        }
+    }
+}
+
+/// Maps the zkey at `path`: its pages come straight from the page cache,
+/// with no copy and no freshly zeroed memory (a 2^20 key is about 500 MB;
+/// reading it costs a copy and, on Linux, zeroing as many new pages).
+fn map_key(path: &str) -> Res<KeyBytes> {
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    // SAFETY: the map is read-only and lives only while the key is decoded
+    // (the decoded key is a copy). If another process truncates or rewrites
+    // the file meanwhile, the read sees the new bytes (every length and
+    // index is checked) or the process gets SIGBUS and dies; rapidsnark
+    // maps its zkey the same way. No reference into the map outlives it.
+    match unsafe { memmap2::Mmap::map(&file) } {
+        Ok(m) => Ok(KeyBytes::Mapped(m)),
+        Err(_) => read(path).map(KeyBytes::Read),
+    }
+}
+
 fn prove_cmd(args: &[String]) -> Res<ExitCode> {
     let a = parse_prove(args)?;
     let start = Instant::now();
-    let zkey_bytes = read(&a.files[0])?;
+    let zkey_bytes = map_key(&a.files[0])?;
     match zkey_curve(&zkey_bytes).map_err(at(&a.files[0]))? {
         Curve::Bn254 => prove::<ark_bn254::Bn254>(&a, zkey_bytes, start),
         Curve::Bls12_381 => prove::<ark_bls12_381::Bls12_381>(&a, zkey_bytes, start),
     }
 }
 
-fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: Vec<u8>, start: Instant) -> Res<ExitCode> {
+fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: KeyBytes, start: Instant) -> Res<ExitCode> {
     let [zkey, wtns, proof_out, public_out] = [&a.files[0], &a.files[1], &a.files[2], &a.files[3]];
     // Fail on an unwritable output before the work, not after.
     for out in [proof_out, public_out] {
@@ -222,6 +285,7 @@ fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: Vec<u8>, start: Instant) -> 
             ms(json),
             ms(start.elapsed())
         );
+        eprintln!("{}", zkaccel_ff::kernel_summary());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# zkaccel-prover against rapidsnark's `prover` command on the same .zkey and .wtns, whole
+# processes (key load, witness read, proof, JSON out), interleaved, medians.
+#
+#   RAPIDSNARK=/path/to/rapidsnark/prover scripts/bench-circom.sh [BLOCKS ...]
+#
+# BLOCKS (default: 1 6 24) are SHA-256 blocks of zkaccel's arkworks SHA-256 circuit,
+# exported as a snarkjs zkey and wtns by `zkaccel-prover export-example` (about 41k
+# constraints a block: 1 -> domain 2^16, 6 -> 2^18, 24 -> 2^20). The key comes from
+# arkworks' setup with a fixed seed instead of a powers-of-tau ceremony (a 2^20 ceremony
+# in snarkjs takes hours): a benchmark key, NOT for production; rapidsnark, snarkjs and
+# zkaccel all accept it. rapidsnark is not built by this project: build it from its
+# public repository (iden3/rapidsnark, `make host`) and point RAPIDSNARK at its
+# `prover`. Without RAPIDSNARK only zkaccel-prover is timed.
+#
+# Every proof is checked with `zkaccel-prover verify` against the key's vkey before its
+# time counts (and with snarkjs too when ZKACCEL_SNARKJS names it). Wall time and peak
+# RSS come from /usr/bin/time. ZKACCEL_BENCH_ROUNDS (default 5) rounds; the order of the
+# two provers alternates each round. ZKACCEL_KERNEL=adx or portable measures zkaccel's
+# fallback kernels on a CPU with AVX-512 IFMA.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ZKACCEL_BENCH_ROUNDS:-5}
+OUT=$PWD/target/bench-circom
+mkdir -p "$OUT"
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
+cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover
+ZK=$PWD/target/release/zkaccel-prover
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
+flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')
+echo "CPU: $cpu | flags: $flags| $(nproc) threads | $(free -g | awk '/Mem:/{print $2}') GiB"
+[ -n "${RAPIDSNARK:-}" ] && echo "rapidsnark: $RAPIDSNARK"
+echo
+
+# One timed run: prints "seconds peak_kib"; the proof is checked before the time is used.
+run() { # name zkey wtns dir cmd...
+    local name=$1 zkey=$2 wtns=$3 dir=$4
+    shift 4
+    rm -f "$dir/$name.proof.json" "$dir/$name.public.json"
+    /usr/bin/time -f "%e %M" -o "$dir/$name.time" "$@" "$zkey" "$wtns" \
+        "$dir/$name.proof.json" "$dir/$name.public.json" >/dev/null 2>"$dir/$name.log" ||
+        { echo "$name failed: $(tail -3 "$dir/$name.log")" >&2; exit 1; }
+    "$ZK" verify "$dir/vkey.json" "$dir/$name.public.json" "$dir/$name.proof.json" >/dev/null ||
+        { echo "$name wrote a proof that does not verify" >&2; exit 1; }
+    if [ -n "${ZKACCEL_SNARKJS:-}" ]; then
+        "$ZKACCEL_SNARKJS" groth16 verify "$dir/vkey.json" "$dir/$name.public.json" \
+            "$dir/$name.proof.json" >/dev/null || { echo "snarkjs rejects $name's proof" >&2; exit 1; }
+    fi
+    cat "$dir/$name.time"
+}
+
+median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+
+printf '| circuit | domain | zkaccel-prover | peak RSS | rapidsnark prover | peak RSS | rapidsnark / zkaccel |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|\n'
+for blocks in "${@:-1 6 24}"; do
+    for b in $blocks; do
+        dir=$OUT/sha256-$b
+        [ -f "$dir/circuit.zkey" ] || "$ZK" export-example sha256 "$b" "$dir" 2>/dev/null
+        "$ZK" export-vkey "$dir/circuit.zkey" "$dir/vkey.json"
+        info=$("$ZK" info "$dir/circuit.zkey")
+        echo "sha256-$b: $info" | head -1 >&2
+        log2=$(echo "$info" | sed -n 's/.*domain 2^\([0-9]*\).*/\1/p')
+        kernels=$(echo "$info" | tail -1)
+        : >"$dir/zk.times"
+        : >"$dir/rs.times"
+        for ((i = 0; i < ROUNDS; i++)); do
+            if ((i % 2 == 0)); then
+                run zk "$dir/circuit.zkey" "$dir/witness.wtns" "$dir" "$ZK" >>"$dir/zk.times"
+                [ -n "${RAPIDSNARK:-}" ] && run rs "$dir/circuit.zkey" "$dir/witness.wtns" "$dir" "$RAPIDSNARK" >>"$dir/rs.times"
+            else
+                [ -n "${RAPIDSNARK:-}" ] && run rs "$dir/circuit.zkey" "$dir/witness.wtns" "$dir" "$RAPIDSNARK" >>"$dir/rs.times"
+                run zk "$dir/circuit.zkey" "$dir/witness.wtns" "$dir" "$ZK" >>"$dir/zk.times"
+            fi
+        done
+        zt=$(cut -d' ' -f1 "$dir/zk.times" | median)
+        zm=$(cut -d' ' -f2 "$dir/zk.times" | median)
+        if [ -s "$dir/rs.times" ]; then
+            rt=$(cut -d' ' -f1 "$dir/rs.times" | median)
+            rm_=$(cut -d' ' -f2 "$dir/rs.times" | median)
+            printf '| SHA-256, %s blocks | 2^%s | %s s | %d MiB | %s s | %d MiB | %.2fx |\n' \
+                "$b" "$log2" "$zt" $((zm / 1024)) "$rt" $((rm_ / 1024)) "$(awk -v a="$rt" -v b="$zt" 'BEGIN { print a / b }')"
+        else
+            printf '| SHA-256, %s blocks | 2^%s | %s s | %d MiB | - | - | - |\n' "$b" "$log2" "$zt" $((zm / 1024))
+        fi
+    done
+done
+echo
+echo "zkaccel $kernels"
