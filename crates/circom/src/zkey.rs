@@ -139,6 +139,22 @@ fn points<T: Send>(
     Ok(out.into_iter().flatten().collect())
 }
 
+/// One point of the header, `what` of group `group`: decoded and, where
+/// `valid` is given, checked.
+fn point<T>(
+    c: &mut Cursor<'_>,
+    size: usize,
+    what: &str,
+    group: &str,
+    decode: impl Fn(&[u8]) -> Option<T>,
+    valid: Option<fn(&T) -> bool>,
+) -> Result<T, CircomError> {
+    let b = c.bytes(size)?;
+    decode(b)
+        .filter(|p| valid.is_none_or(|v| v(p)))
+        .ok_or_else(|| c.err(format!("{what} is not a valid {group} point")))
+}
+
 /// Reads a Groth16 zkey of curve `E` from its bytes.
 pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey<E>, CircomError> {
     let file = BinFile::parse(bytes, FileKind::Zkey, MAGIC, 1)?;
@@ -187,24 +203,12 @@ pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey
     let check = opts.check_points;
     let v1 = check.then_some(E::g1_valid as fn(&E::G1Affine) -> bool);
     let v2 = check.then_some(E::g2_valid as fn(&E::G2Affine) -> bool);
-    let one_g1 = |h: &mut Cursor<'_>, what: &str| -> Result<E::G1Affine, CircomError> {
-        let b = h.bytes(g1_size)?;
-        E::g1_from_mont(b)
-            .filter(|p| v1.is_none_or(|v| v(p)))
-            .ok_or_else(|| h.err(format!("{what} is not a valid G1 point")))
-    };
-    let alpha_g1 = one_g1(&mut h, "alpha1")?;
-    let beta_g1 = one_g1(&mut h, "beta1")?;
-    let one_g2 = |h: &mut Cursor<'_>, what: &str| -> Result<E::G2Affine, CircomError> {
-        let b = h.bytes(g2_size)?;
-        E::g2_from_mont(b)
-            .filter(|p| v2.is_none_or(|v| v(p)))
-            .ok_or_else(|| h.err(format!("{what} is not a valid G2 point")))
-    };
-    let beta_g2 = one_g2(&mut h, "beta2")?;
-    let gamma_g2 = one_g2(&mut h, "gamma2")?;
-    let delta_g1 = one_g1(&mut h, "delta1")?;
-    let delta_g2 = one_g2(&mut h, "delta2")?;
+    let alpha_g1 = point(&mut h, g1_size, "alpha1", "G1", E::g1_from_mont, v1)?;
+    let beta_g1 = point(&mut h, g1_size, "beta1", "G1", E::g1_from_mont, v1)?;
+    let beta_g2 = point(&mut h, g2_size, "beta2", "G2", E::g2_from_mont, v2)?;
+    let gamma_g2 = point(&mut h, g2_size, "gamma2", "G2", E::g2_from_mont, v2)?;
+    let delta_g1 = point(&mut h, g1_size, "delta1", "G1", E::g1_from_mont, v1)?;
+    let delta_g2 = point(&mut h, g2_size, "delta2", "G2", E::g2_from_mont, v2)?;
     h.finish()?;
 
     let header = ZkeyHeader {

@@ -65,29 +65,32 @@ impl std::fmt::Display for KernelLevel {
     }
 }
 
+/// The parsed `ZKACCEL_KERNEL`, read once per process and borrowed by every
+/// detection (no copy on the tokens' path).
+fn setting() -> &'static Result<Option<KernelLevel>, String> {
+    static SETTING: OnceLock<Result<Option<KernelLevel>, String>> = OnceLock::new();
+    SETTING.get_or_init(|| match std::env::var_os(KERNEL_ENV) {
+        None => Ok(None),
+        Some(v) => KernelLevel::parse(&v.to_string_lossy()),
+    })
+}
+
 /// What `ZKACCEL_KERNEL` asked for: `Ok(None)` when unset or `auto`,
 /// `Ok(Some(level))` for a cap, `Err(message)` for a value that is not
 /// understood (and therefore ignored). Read once per process.
 pub fn kernel_setting() -> Result<Option<KernelLevel>, String> {
-    static SETTING: OnceLock<Result<Option<KernelLevel>, String>> = OnceLock::new();
-    SETTING
-        .get_or_init(|| match std::env::var(KERNEL_ENV) {
-            Ok(v) => KernelLevel::parse(&v),
-            Err(std::env::VarError::NotPresent) => Ok(None),
-            Err(std::env::VarError::NotUnicode(v)) => Err(format!(
-                "{KERNEL_ENV}={v:?} is not one of portable, adx, ifma, auto: ignored"
-            )),
-        })
-        .clone()
+    setting().clone()
+}
+
+/// The cap `ZKACCEL_KERNEL` sets, if any (an unknown value caps nothing).
+fn cap() -> Option<KernelLevel> {
+    setting().as_ref().ok().copied().flatten()
 }
 
 /// Whether the environment allows kernels of `level` (no cap, or a cap at
 /// `level` or above).
 pub(crate) fn allowed(level: KernelLevel) -> bool {
-    match kernel_setting() {
-        Ok(Some(cap)) => level <= cap,
-        _ => true,
-    }
+    cap().is_none_or(|cap| level <= cap)
 }
 
 /// What this CPU supports, ignoring `ZKACCEL_KERNEL`.
@@ -106,17 +109,15 @@ pub fn kernel_supported() -> KernelLevel {
 /// The kernels zkaccel uses in this process: what the CPU supports, capped
 /// by `ZKACCEL_KERNEL`.
 pub fn kernel_in_use() -> KernelLevel {
-    match kernel_setting() {
-        Ok(Some(cap)) => kernel_supported().min(cap),
-        _ => kernel_supported(),
-    }
+    let cpu = kernel_supported();
+    cap().map_or(cpu, |cap| cpu.min(cap))
 }
 
 /// One line for benchmark and `--timings` output, e.g. `kernels: adx (CPU
 /// supports ifma; ZKACCEL_KERNEL=adx)`.
 pub fn kernel_summary() -> String {
     let (used, cpu) = (kernel_in_use(), kernel_supported());
-    match kernel_setting() {
+    match setting() {
         Ok(None) => format!("kernels: {used} (CPU supports {cpu})"),
         Ok(Some(cap)) => format!("kernels: {used} (CPU supports {cpu}; {KERNEL_ENV}={cap})"),
         Err(e) => format!("kernels: {used} (CPU supports {cpu}; {e})"),

@@ -26,26 +26,22 @@ pub const BACKEND_ENV: &str = "ZKACCEL_BACKEND";
 
 /// What `ZKACCEL_BACKEND` asks `Auto` for: `Ok(None)` when unset or
 /// `auto`, `Err(message)` for a value that is not understood (ignored).
-fn auto_override() -> Result<Option<Backend>, String> {
+fn auto_override() -> &'static Result<Option<Backend>, String> {
     static SETTING: std::sync::OnceLock<Result<Option<Backend>, String>> =
         std::sync::OnceLock::new();
-    SETTING
-        .get_or_init(|| {
-            let v = match std::env::var(BACKEND_ENV) {
-                Err(std::env::VarError::NotPresent) => return Ok(None),
-                Ok(v) => v,
-                Err(std::env::VarError::NotUnicode(v)) => format!("{v:?}"),
-            };
-            match v.trim().to_ascii_lowercase().as_str() {
-                "" | "auto" => Ok(None),
-                "cpu" => Ok(Some(Backend::Cpu)),
-                "cuda" | "gpu" => Ok(Some(Backend::Cuda)),
-                other => Err(format!(
-                    "{BACKEND_ENV}={other:?} is not one of cpu, cuda, auto: ignored"
-                )),
-            }
-        })
-        .clone()
+    SETTING.get_or_init(|| {
+        let Some(v) = std::env::var_os(BACKEND_ENV) else {
+            return Ok(None);
+        };
+        match v.to_string_lossy().trim().to_ascii_lowercase().as_str() {
+            "" | "auto" => Ok(None),
+            "cpu" => Ok(Some(Backend::Cpu)),
+            "cuda" | "gpu" => Ok(Some(Backend::Cuda)),
+            other => Err(format!(
+                "{BACKEND_ENV}={other:?} is not one of cpu, cuda, auto: ignored"
+            )),
+        }
+    })
 }
 
 /// Type-level choice of [`Backend`] for [`crate::Groth16`].
@@ -107,8 +103,7 @@ pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
         },
         Backend::Auto => {
             static SAID: Once = Once::new();
-            let forced = auto_override();
-            match forced {
+            match auto_override() {
                 Ok(Some(Backend::Cpu)) => {
                     SAID.call_once(|| {
                         eprintln!("zkaccel-groth16: backend auto -> cpu ({BACKEND_ENV}=cpu)")
