@@ -118,8 +118,8 @@ fn bench(c: &mut Criterion) {
         let num_inputs = zkey.num_inputs();
         let nc = zkey.num_constraints;
         let mats = [
-            zkey.matrices[0].clone(),
-            zkey.matrices[1].clone(),
+            zkey.matrices[0].to_rows(),
+            zkey.matrices[1].to_rows(),
             Vec::new(),
         ];
         let pk = zkey.pk.clone();

@@ -4,6 +4,33 @@
 
 use crate::error::{CircomError, FileKind};
 use core::ops::Range;
+use std::io::{Read, Seek, SeekFrom};
+
+/// The container's first 12 bytes: the magic and version checked as
+/// snarkjs checks them; the section count.
+fn file_header(
+    c: &mut Cursor<'_>,
+    kind: FileKind,
+    magic: &[u8; 4],
+    max_version: u32,
+) -> Result<u32, CircomError> {
+    let err = |m: String| CircomError::format(kind, m);
+    let m = c.bytes(4)?;
+    if m != magic {
+        return Err(err(format!(
+            "magic is {:?}, expected {:?} (not a {kind} file)",
+            String::from_utf8_lossy(m),
+            String::from_utf8_lossy(magic)
+        )));
+    }
+    let version = c.u32()?;
+    if version == 0 || version > max_version {
+        return Err(err(format!(
+            "version {version} is not supported (1..={max_version})"
+        )));
+    }
+    c.u32()
+}
 
 /// A parsed container over the file's bytes: the sections' ranges, checked
 /// to lie inside the file and to cover it exactly.
@@ -23,21 +50,7 @@ impl<'a> BinFile<'a> {
     ) -> Result<Self, CircomError> {
         let err = |m: String| CircomError::format(kind, m);
         let mut c = Cursor::new(data, kind, "file header");
-        let m = c.bytes(4)?;
-        if m != magic {
-            return Err(err(format!(
-                "magic is {:?}, expected {:?} (not a {kind} file)",
-                String::from_utf8_lossy(m),
-                String::from_utf8_lossy(magic)
-            )));
-        }
-        let version = c.u32()?;
-        if version == 0 || version > max_version {
-            return Err(err(format!(
-                "version {version} is not supported (1..={max_version})"
-            )));
-        }
-        let count = c.u32()?;
+        let count = file_header(&mut c, kind, magic, max_version)?;
         let mut sections = Vec::new();
         for i in 0..count {
             let id = c.u32()?;
@@ -99,7 +112,7 @@ pub(crate) struct Cursor<'a> {
 }
 
 impl<'a> Cursor<'a> {
-    fn new(data: &'a [u8], kind: FileKind, name: &'static str) -> Self {
+    pub(crate) fn new(data: &'a [u8], kind: FileKind, name: &'static str) -> Self {
         Cursor {
             data,
             pos: 0,
@@ -157,6 +170,194 @@ impl<'a> Cursor<'a> {
                 "{} bytes left unread (the section is longer than its fields)",
                 self.data.len() - self.pos
             )));
+        }
+        Ok(())
+    }
+}
+
+/// A container behind a seekable reader (a file, or bytes in a
+/// `std::io::Cursor`): the section table is read first, every section
+/// checked to lie inside the file, and sections are then read one at a
+/// time, in bounded chunks where they are large, so that a key is never
+/// held whole in memory beside its decoded form.
+pub(crate) struct SeekFile<R> {
+    reader: R,
+    kind: FileKind,
+    /// Id, start offset and length of each section, in file order.
+    sections: Vec<(u32, u64, u64)>,
+}
+
+impl<R: Read + Seek> SeekFile<R> {
+    /// Reads the container's header and section table (the same checks
+    /// and messages as [`BinFile::parse`]).
+    pub(crate) fn scan(
+        mut reader: R,
+        kind: FileKind,
+        magic: &[u8; 4],
+        max_version: u32,
+    ) -> Result<Self, CircomError> {
+        let io = |e| CircomError::io(format!("{kind} file"), e);
+        let err = |m: String| CircomError::format(kind, m);
+        let file_len = reader.seek(SeekFrom::End(0)).map_err(io)?;
+        reader.seek(SeekFrom::Start(0)).map_err(io)?;
+        let mut head = [0u8; 12];
+        if file_len < 12 {
+            return Err(err(format!(
+                "section file header: needs 12 bytes at offset 0, has {file_len} (truncated?)"
+            )));
+        }
+        reader.read_exact(&mut head).map_err(io)?;
+        let count = file_header(
+            &mut Cursor::new(&head, kind, "file header"),
+            kind,
+            magic,
+            max_version,
+        )?;
+        let mut sections = Vec::new();
+        let mut pos = 12u64;
+        for i in 0..count {
+            if file_len - pos < 12 {
+                return Err(err(format!(
+                    "section {i}'s header needs 12 bytes at offset {pos}, the file ends at {file_len} (truncated?)"
+                )));
+            }
+            let mut sh = [0u8; 12];
+            reader.read_exact(&mut sh).map_err(io)?;
+            let mut c = Cursor::new(&sh, kind, "section header");
+            let (id, len) = (c.u32()?, c.u64()?);
+            let start = pos + 12;
+            if len > file_len - start {
+                return Err(err(format!(
+                    "section {i} (id {id}) claims {len} bytes at offset {start}, but the file ends at {file_len} (truncated?)"
+                )));
+            }
+            sections.push((id, start, len));
+            pos = start + len;
+            reader.seek(SeekFrom::Start(pos)).map_err(io)?;
+        }
+        if pos != file_len {
+            return Err(err(format!(
+                "{} bytes after the last of {count} sections",
+                file_len - pos
+            )));
+        }
+        Ok(SeekFile {
+            reader,
+            kind,
+            sections,
+        })
+    }
+
+    /// The one section `id`, positioned at its start (missing or duplicated
+    /// is an error).
+    pub(crate) fn open(
+        &mut self,
+        id: u32,
+        name: &'static str,
+    ) -> Result<Section<'_, R>, CircomError> {
+        let mut found = self.sections.iter().filter(|s| s.0 == id);
+        let &(_, start, len) = found.next().ok_or_else(|| {
+            CircomError::format(self.kind, format!("section {id} ({name}) is missing"))
+        })?;
+        if found.next().is_some() {
+            return Err(CircomError::format(
+                self.kind,
+                format!("section {id} ({name}) appears more than once"),
+            ));
+        }
+        let mut s = Section {
+            reader: &mut self.reader,
+            kind: self.kind,
+            name,
+            start,
+            len,
+            pos: 0,
+        };
+        s.seek_to(0)?;
+        Ok(s)
+    }
+
+    /// Section `id` read whole (for the small ones: headers, IC).
+    pub(crate) fn read_whole(
+        &mut self,
+        id: u32,
+        name: &'static str,
+    ) -> Result<Vec<u8>, CircomError> {
+        let mut s = self.open(id, name)?;
+        let len = usize::try_from(s.len).map_err(|_| s.err("too large for this machine"))?;
+        let mut v = vec![0u8; len];
+        s.read(&mut v)?;
+        Ok(v)
+    }
+}
+
+/// One section of a [`SeekFile`], read in order from a position.
+pub(crate) struct Section<'f, R> {
+    reader: &'f mut R,
+    kind: FileKind,
+    name: &'static str,
+    start: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl<R: Read + Seek> Section<'_, R> {
+    /// An error about this section.
+    pub(crate) fn err(&self, msg: impl core::fmt::Display) -> CircomError {
+        CircomError::format(self.kind, format!("section {}: {msg}", self.name))
+    }
+
+    fn io(&self, e: std::io::Error) -> CircomError {
+        CircomError::io(format!("{} section {}", self.kind, self.name), e)
+    }
+
+    /// Bytes left after the position.
+    pub(crate) fn remaining(&self) -> u64 {
+        self.len - self.pos
+    }
+
+    /// The position inside the section.
+    pub(crate) fn position(&self) -> u64 {
+        self.pos
+    }
+
+    /// Moves to `pos` inside the section.
+    pub(crate) fn seek_to(&mut self, pos: u64) -> Result<(), CircomError> {
+        debug_assert!(pos <= self.len);
+        self.reader
+            .seek(SeekFrom::Start(self.start + pos))
+            .map_err(|e| self.io(e))?;
+        self.pos = pos;
+        Ok(())
+    }
+
+    /// Fills `buf` with the next bytes.
+    pub(crate) fn read(&mut self, buf: &mut [u8]) -> Result<(), CircomError> {
+        let n = buf.len() as u64;
+        if self.remaining() < n {
+            return Err(self.err(format!(
+                "needs {n} bytes at offset {}, has {} (truncated?)",
+                self.pos,
+                self.remaining()
+            )));
+        }
+        self.reader.read_exact(buf).map_err(|e| self.io(e))?;
+        self.pos += n;
+        Ok(())
+    }
+
+    /// The next little-endian `u32`.
+    pub(crate) fn u32(&mut self) -> Result<u32, CircomError> {
+        let mut b = [0u8; 4];
+        self.read(&mut b)?;
+        Ok(u32::from_le_bytes(b))
+    }
+
+    /// Checks that the rest of the section is exactly `n` bytes.
+    pub(crate) fn expect_rest(&self, n: u64, what: &str) -> Result<(), CircomError> {
+        let left = self.remaining();
+        if left != n {
+            return Err(self.err(format!("{what}: {left} bytes where {n} are expected")));
         }
         Ok(())
     }

@@ -39,6 +39,9 @@ pub trait CircomCurve: AccelPairing<ScalarField = Self::Fr> {
     fn g1_from_mont(b: &[u8]) -> Option<Self::G1Affine>;
     /// A G2 point from `4 N8Q` bytes (x.c0, x.c1, y.c0, y.c1).
     fn g2_from_mont(b: &[u8]) -> Option<Self::G2Affine>;
+    /// The scalar whose Montgomery form is the `N8R` little-endian bytes `b`
+    /// (`b R^-1`, no multiplication): `None` if not below the modulus.
+    fn fr_from_mont(b: &[u8]) -> Option<Self::Fr>;
     /// Appends a G1 point's Montgomery-form coordinates.
     fn g1_to_mont(p: &Self::G1Affine, out: &mut Vec<u8>);
     /// Appends a G2 point's Montgomery-form coordinates.
@@ -162,6 +165,9 @@ macro_rules! circom_curve {
                 let x: $fq2 = fp2_from_mont(&b[..2 * $n8q], f, $n8q)?;
                 let y: $fq2 = fp2_from_mont(&b[2 * $n8q..4 * $n8q], f, $n8q)?;
                 Some(affine_g1(x, y))
+            }
+            fn fr_from_mont(b: &[u8]) -> Option<$fr> {
+                fp_from_mont(b)
             }
             fn g1_to_mont(p: &$g1, out: &mut Vec<u8>) {
                 let (x, y) = p.xy().unwrap_or_default();

@@ -61,4 +61,8 @@ pub use prover::{verify, CircomProof, CircomProver};
 pub use r1cs::{read_r1cs, Lc, R1cs};
 pub use wtns::{read_wtns, write_wtns};
 pub use zkaccel_groth16::CircomReduction;
-pub use zkey::{read_zkey, write_zkey, zkey_curve, Zkey, ZkeyHeader, ZkeyOptions};
+pub use zkaccel_groth16::{ConstraintMatrix, CsrMatrix};
+pub use zkey::{
+    read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, Zkey, ZkeyHeader,
+    ZkeyOptions,
+};

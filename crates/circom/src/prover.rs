@@ -2,7 +2,7 @@
 
 use crate::curve::CircomCurve;
 use crate::error::CircomError;
-use crate::zkey::{read_zkey, Zkey, ZkeyOptions};
+use crate::zkey::{read_zkey, read_zkey_from, Zkey, ZkeyOptions};
 use ark_ff::{One, UniformRand};
 use ark_groth16::{PreparedVerifyingKey, Proof};
 use ark_std::rand::RngCore;
@@ -53,21 +53,32 @@ impl<E: CircomCurve> CircomProver<E> {
         Ok(Self::from_parts(zkey, backend, start.elapsed()))
     }
 
-    /// Reads and decodes the zkey at `path` (the file read whole, then its
-    /// sections decoded in parallel); the load time covers both.
+    /// Reads and decodes the zkey at `path`, a section at a time in chunks
+    /// ([`read_zkey_from`]: the file is never in memory whole); the load
+    /// time covers both.
     pub fn from_zkey_file(
         path: impl AsRef<std::path::Path>,
         backend: Backend,
     ) -> Result<Self, CircomError> {
-        let start = Instant::now();
         let path = path.as_ref();
-        let bytes =
-            std::fs::read(path).map_err(|e| CircomError::io(path.display().to_string(), e))?;
-        let zkey = read_zkey::<E>(&bytes, ZkeyOptions::default())?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| CircomError::io(path.display().to_string(), e))?;
+        Self::from_zkey_reader(file, backend, ZkeyOptions::default())
+    }
+
+    /// Reads and decodes a zkey from a seekable reader ([`read_zkey_from`]).
+    pub fn from_zkey_reader(
+        reader: impl std::io::Read + std::io::Seek,
+        backend: Backend,
+        opts: ZkeyOptions,
+    ) -> Result<Self, CircomError> {
+        let start = Instant::now();
+        let zkey = read_zkey_from::<E>(reader, opts)?;
         Ok(Self::from_parts(zkey, backend, start.elapsed()))
     }
 
-    /// Reads a zkey from `reader` (to its end).
+    /// Reads a zkey from `reader` (to its end; a seekable reader is better
+    /// given to [`CircomProver::from_zkey_reader`], which holds no copy).
     pub fn from_zkey(
         mut reader: impl std::io::Read,
         backend: Backend,

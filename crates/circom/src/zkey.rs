@@ -9,17 +9,22 @@
 //! (`nVars` G2), 8 C (the L query, `nVars - nPublic - 1` G1), 9 H
 //! (`domainSize` G1: the Lagrange basis on the odd `2n`-th roots, so the key
 //! is for [`zkaccel_groth16::Qap::Circom`]), 10 the ceremony's
-//! contributions (not read). Every length and section size is checked; the
-//! points are decoded in parallel straight into arkworks' types.
+//! contributions (not read). Every length and section size is checked.
+//! The file is read a section at a time, the large sections in chunks of a
+//! few megabytes, each chunk decoded in parallel straight into arkworks'
+//! types; A and B become compressed rows ([`CsrMatrix`]). So a key is
+//! never in memory twice: at 2^20 constraints the prover's peak is that of
+//! rapidsnark, which uses its mapped key in place.
 
-use crate::binfile::{BinFile, BinWriter, Cursor};
+use crate::binfile::{BinWriter, Cursor, SeekFile};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
+use ark_ec::AffineRepr;
 use ark_ff::{BigInt, Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
-use ark_relations::gr1cs::Matrix;
 use rayon::prelude::*;
-use zkaccel_groth16::Qap;
+use std::io::{Read, Seek};
+use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, Qap};
 
 const MAGIC: &[u8; 4] = b"zkey";
 /// snarkjs' protocol ids in section 1.
@@ -57,9 +62,10 @@ pub struct Zkey<E: CircomCurve> {
     pub header: ZkeyHeader,
     /// The proving key, with its verifying key.
     pub pk: ProvingKey<E>,
-    /// A and B, `num_constraints` rows each (C is not in a zkey: the
-    /// circom witness map takes `C z = A z * B z`).
-    pub matrices: [Matrix<E::ScalarField>; 2],
+    /// A and B, `num_constraints` rows each, in compressed rows (C is not
+    /// in a zkey: the circom witness map takes `C z = A z * B z`).
+    /// [`CsrMatrix::to_rows`] gives arkworks' form.
+    pub matrices: [CsrMatrix<E::ScalarField>; 2],
     /// Number of constraints (without the public-input rows).
     pub num_constraints: usize,
 }
@@ -84,9 +90,15 @@ impl<E: CircomCurve> Zkey<E> {
 /// Reads the curve named by a zkey's header, to choose the type to decode
 /// it as.
 pub fn zkey_curve(bytes: &[u8]) -> Result<Curve, CircomError> {
-    let file = BinFile::parse(bytes, FileKind::Zkey, MAGIC, 1)?;
-    protocol(&file)?;
-    let mut h = file.section(2, "Groth16 header")?;
+    zkey_curve_from(std::io::Cursor::new(bytes))
+}
+
+/// [`zkey_curve`] from a seekable reader (reads the header only).
+pub fn zkey_curve_from(reader: impl Read + Seek) -> Result<Curve, CircomError> {
+    let mut file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
+    protocol(&mut file)?;
+    let hb = file.read_whole(2, "Groth16 header")?;
+    let mut h = Cursor::new(&hb, FileKind::Zkey, "Groth16 header");
     let n8q = h.u32()? as usize;
     let q = h.bytes(n8q)?;
     Curve::from_q(q).ok_or_else(|| CircomError::Unsupported {
@@ -95,8 +107,9 @@ pub fn zkey_curve(bytes: &[u8]) -> Result<Curve, CircomError> {
     })
 }
 
-fn protocol(file: &BinFile<'_>) -> Result<(), CircomError> {
-    let mut s = file.section(1, "protocol")?;
+fn protocol<R: Read + Seek>(file: &mut SeekFile<R>) -> Result<(), CircomError> {
+    let b = file.read_whole(1, "protocol")?;
+    let mut s = Cursor::new(&b, FileKind::Zkey, "protocol");
     let p = s.u32()?;
     s.finish()?;
     let name = match p {
@@ -111,32 +124,66 @@ fn protocol(file: &BinFile<'_>) -> Result<(), CircomError> {
     })
 }
 
-/// Decodes `count` points of `size` bytes from a section, in parallel.
-fn points<T: Send>(
-    c: &mut Cursor<'_>,
+/// Bytes read and decoded at a time from a large section: small enough to
+/// stay in cache beside its decoded points, large enough to feed every
+/// thread.
+const CHUNK_BYTES: usize = 4 << 20;
+
+/// Decodes section `id`, `count` points of `size` bytes, in chunks, each
+/// decoded in parallel straight into the result (no copy of the section,
+/// no intermediate vector). `zero` fills the slots before they are decoded.
+#[allow(clippy::too_many_arguments)]
+fn points<T: Copy + Send + Sync, R: Read + Seek>(
+    file: &mut SeekFile<R>,
+    id: u32,
+    what: &'static str,
     count: usize,
     size: usize,
-    what: &str,
+    zero: T,
     decode: impl Fn(&[u8]) -> Option<T> + Sync + Send,
     valid: Option<fn(&T) -> bool>,
 ) -> Result<Vec<T>, CircomError> {
+    let mut s = file.open(id, what)?;
     let bytes = count
         .checked_mul(size)
-        .ok_or_else(|| c.err(format!("{count} {what} points overflow")))?;
-    let data = c.rest_exactly(bytes, &format!("{count} {what} points of {size} bytes"))?;
-    let out: Vec<Option<T>> = data
-        .par_chunks_exact(size)
-        .map(|b| decode(b).filter(|p| valid.is_none_or(|v| v(p))))
-        .collect();
-    if let Some(i) = out.iter().position(Option::is_none) {
-        let why = if valid.is_some() {
-            "a coordinate not below the modulus, or not on the curve or not in the subgroup"
-        } else {
-            "a coordinate not below the modulus"
-        };
-        return Err(c.err(format!("{what} point {i}: {why}")));
+        .ok_or_else(|| s.err(format!("{count} {what} points overflow")))?;
+    s.expect_rest(
+        bytes as u64,
+        &format!("{count} {what} points of {size} bytes"),
+    )?;
+    let per_chunk = (CHUNK_BYTES / size).max(1);
+    let mut buf = vec![0u8; per_chunk.min(count) * size];
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let done = out.len();
+        let k = per_chunk.min(count - done);
+        let chunk = &mut buf[..k * size];
+        s.read(chunk)?;
+        out.resize(done + k, zero);
+        let bad = out[done..]
+            .par_iter_mut()
+            .zip(chunk.par_chunks_exact(size))
+            .enumerate()
+            .filter_map(
+                |(i, (o, b))| match decode(b).filter(|p| valid.is_none_or(|v| v(p))) {
+                    Some(p) => {
+                        *o = p;
+                        None
+                    }
+                    None => Some(i),
+                },
+            )
+            .min();
+        if let Some(i) = bad {
+            let why = if valid.is_some() {
+                "a coordinate not below the modulus, or not on the curve or not in the subgroup"
+            } else {
+                "a coordinate not below the modulus"
+            };
+            return Err(s.err(format!("{what} point {}: {why}", done + i)));
+        }
     }
-    Ok(out.into_iter().flatten().collect())
+    Ok(out)
 }
 
 /// One point of the header, `what` of group `group`: decoded and, where
@@ -157,11 +204,24 @@ fn point<T>(
 
 /// Reads a Groth16 zkey of curve `E` from its bytes.
 pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey<E>, CircomError> {
-    let file = BinFile::parse(bytes, FileKind::Zkey, MAGIC, 1)?;
-    protocol(&file)?;
+    read_zkey_from(std::io::Cursor::new(bytes), opts)
+}
+
+/// Reads a Groth16 zkey of curve `E` from a seekable reader, such as a
+/// [`std::fs::File`]: a section at a time, the large ones in chunks of a
+/// few megabytes, so the key is never in memory twice (its bytes beside
+/// its decoded points). Errors name the section and the point or
+/// coefficient at fault.
+pub fn read_zkey_from<E: CircomCurve>(
+    reader: impl Read + Seek,
+    opts: ZkeyOptions,
+) -> Result<Zkey<E>, CircomError> {
+    let mut file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
+    protocol(&mut file)?;
 
     // Header.
-    let mut h = file.section(2, "Groth16 header")?;
+    let hb = file.read_whole(2, "Groth16 header")?;
+    let mut h = Cursor::new(&hb, FileKind::Zkey, "Groth16 header");
     let n8q = h.u32()? as usize;
     let q = h.bytes(n8q)?.to_vec();
     let curve = Curve::from_q(&q).ok_or_else(|| CircomError::Unsupported {
@@ -217,54 +277,43 @@ pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey
         n_public,
         domain_size,
     };
-    let g1 = |id: u32, name: &'static str, count: usize| -> Result<Vec<E::G1Affine>, CircomError> {
-        let mut c = file.section(id, name)?;
-        points(&mut c, count, g1_size, name, E::g1_from_mont, v1)
+    let z1 = E::G1Affine::zero();
+    let mut g1 = |id: u32, name: &'static str, count: usize| {
+        points(&mut file, id, name, count, g1_size, z1, E::g1_from_mont, v1)
     };
-    // The sections are independent: decode them side by side.
-    let ((ic, (a, b1)), ((b2, l), (hq, coefs))) = rayon::join(
-        || {
-            rayon::join(
-                || g1(3, "IC", n_public + 1),
-                || rayon::join(|| g1(5, "PointsA", n_vars), || g1(6, "PointsB1", n_vars)),
-            )
-        },
-        || {
-            rayon::join(
-                || {
-                    rayon::join(
-                        || {
-                            let mut c = file.section(7, "PointsB2")?;
-                            points(&mut c, n_vars, g2_size, "PointsB2", E::g2_from_mont, v2)
-                        },
-                        || g1(8, "PointsC", n_vars - n_public - 1),
-                    )
-                },
-                || {
-                    rayon::join(
-                        || g1(9, "PointsH", domain_size),
-                        || coefficients::<E>(&file, &header),
-                    )
-                },
-            )
-        },
-    );
-    let (matrices, num_constraints) = coefs?;
+    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?;
+    let a_query = g1(5, "PointsA", n_vars)?;
+    let b_g1_query = g1(6, "PointsB1", n_vars)?;
+    let l_query = g1(8, "PointsC", n_vars - n_public - 1)?;
+    // H first among the domain-sized parts: its length, checked against
+    // the file's, bounds domainSize before the coefficients use it.
+    let h_query = g1(9, "PointsH", domain_size)?;
+    let b_g2_query = points(
+        &mut file,
+        7,
+        "PointsB2",
+        n_vars,
+        g2_size,
+        E::G2Affine::zero(),
+        E::g2_from_mont,
+        v2,
+    )?;
+    let (matrices, num_constraints) = coefficients::<E, _>(&mut file, &header)?;
     let pk = ProvingKey {
         vk: VerifyingKey {
             alpha_g1,
             beta_g2,
             gamma_g2,
             delta_g2,
-            gamma_abc_g1: ic?,
+            gamma_abc_g1,
         },
         beta_g1,
         delta_g1,
-        a_query: a?,
-        b_g1_query: b1?,
-        b_g2_query: b2?,
-        h_query: hq?,
-        l_query: l?,
+        a_query,
+        b_g1_query,
+        b_g2_query,
+        h_query,
+        l_query,
     };
     Ok(Zkey {
         header,
@@ -274,58 +323,61 @@ pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey
     })
 }
 
-/// `R^-2` in the scalar field (`R = 2^256`): the coefficients are stored
-/// times `R^2`.
-fn r2_inverse<F: PrimeField>() -> F {
+/// `R^-1` in the scalar field (`R = 2^256`, the Montgomery radix).
+fn r_inverse<F: PrimeField>() -> F {
     F::from(2u64)
-        .pow([512u64])
+        .pow([256u64])
         .inverse()
         .expect("2 is invertible in an odd prime field")
 }
 
-/// Section 4: the A and B coefficients, decoded in parallel; the
-/// public-input rows snarkjs appends are checked and dropped.
+/// Section 4: the A and B coefficients, read twice in chunks (once to
+/// check the indices and count each row's entries, once to place them)
+/// into compressed rows; the public-input rows snarkjs appends are checked
+/// and dropped.
 #[allow(clippy::type_complexity)]
-fn coefficients<E: CircomCurve>(
-    file: &BinFile<'_>,
+fn coefficients<E: CircomCurve, R: Read + Seek>(
+    file: &mut SeekFile<R>,
     header: &ZkeyHeader,
-) -> Result<([Matrix<E::ScalarField>; 2], usize), CircomError> {
-    let mut c = file.section(4, "Coefs")?;
+) -> Result<([CsrMatrix<E::ScalarField>; 2], usize), CircomError> {
+    let mut c = file.open(4, "Coefs")?;
     let count = c.u32()? as usize;
     let entry = 12 + E::N8R;
-    let data = c.rest_exactly(
-        count * entry,
+    c.expect_rest(
+        (count as u64) * entry as u64,
         &format!("{count} coefficients of {entry} bytes"),
     )?;
-    let r2_inv = r2_inverse::<E::Fr>();
+    let data_start = c.position();
+    let per_chunk = (CHUNK_BYTES / entry).max(1);
+    let mut buf = vec![0u8; per_chunk.min(count) * entry];
     let u32_at = |b: &[u8], i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-    let decoded: Vec<Option<(u32, u32, u32, E::Fr)>> = data
-        .par_chunks_exact(entry)
-        .map(|b| {
-            let (m, row, signal) = (u32_at(b, 0), u32_at(b, 4), u32_at(b, 8));
-            let v = crate::curve::fr_from_le::<E::Fr>(&b[12..])? * r2_inv;
-            (m <= 1 && (row as usize) < header.domain_size && (signal as usize) < header.n_vars)
-                .then_some((m, row, signal, v))
-        })
-        .collect();
-    if let Some(i) = decoded.iter().position(Option::is_none) {
-        let b = &data[i * entry..(i + 1) * entry];
-        return Err(c.err(format!(
-            "coefficient {i} (matrix {}, constraint {}, signal {}): matrix not 0 or 1, constraint not below domainSize = {}, signal not below nVars = {}, or value not below r",
-            u32_at(b, 0),
-            u32_at(b, 4),
-            u32_at(b, 8),
-            header.domain_size,
-            header.n_vars
-        )));
+    let ids = |b: &[u8]| (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize);
+    let (domain_size, n_vars, n_public) = (header.domain_size, header.n_vars, header.n_public);
+
+    // Pass 1: every index in range, the entries of each row counted.
+    let mut counts = [vec![0u32; domain_size], vec![0u32; domain_size]];
+    let mut max_row = None::<usize>;
+    let mut i = 0;
+    while i < count {
+        let k = per_chunk.min(count - i);
+        c.read(&mut buf[..k * entry])?;
+        for b in buf[..k * entry].chunks_exact(entry) {
+            let (m, row, signal) = ids(b);
+            if m > 1 || row >= domain_size || signal >= n_vars {
+                return Err(c.err(format!(
+                    "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): matrix not 0 or 1, constraint not below domainSize = {domain_size}, or signal not below nVars = {n_vars}"
+                )));
+            }
+            counts[m as usize][row] += 1;
+            max_row = max_row.max(Some(row));
+            i += 1;
+        }
     }
-    let decoded: Vec<(u32, u32, u32, E::Fr)> = decoded.into_iter().flatten().collect();
 
     // snarkjs appends one row per public signal and the leading one:
     // A[nConstraints + s] = 1 * signal s, for s = 0..=nPublic. The last of
     // them is the largest row index.
-    let n_public = header.n_public;
-    let max_row = decoded.iter().map(|e| e.1 as usize).max().ok_or_else(|| {
+    let max_row = max_row.ok_or_else(|| {
         c.err("no coefficients (a snarkjs key has at least the public-input rows)")
     })?;
     let num_constraints = max_row.checked_sub(n_public).ok_or_else(|| {
@@ -334,29 +386,68 @@ fn coefficients<E: CircomCurve>(
         ))
     })?;
     let expected_domain = (num_constraints + n_public + 1).next_power_of_two();
-    if expected_domain != header.domain_size {
+    if expected_domain != domain_size {
         return Err(c.err(format!(
-            "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {}",
+            "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {domain_size}",
             n_public + 1,
-            header.domain_size
         )));
     }
-    let mut a: Matrix<E::Fr> = vec![Vec::new(); num_constraints];
-    let mut b: Matrix<E::Fr> = vec![Vec::new(); num_constraints];
+    // Row starts of the constraint rows; `counts` becomes each row's fill.
+    let starts = counts.each_mut().map(|cnt| {
+        let mut starts = Vec::with_capacity(num_constraints + 1);
+        let mut at = 0usize;
+        starts.push(0);
+        for n in &mut cnt[..num_constraints] {
+            at += *n as usize;
+            starts.push(at);
+            *n = 0;
+        }
+        starts
+    });
+    let mut columns = starts.each_ref().map(|s| vec![0u32; s[num_constraints]]);
+    let mut values = starts
+        .each_ref()
+        .map(|s| vec![<E::Fr as ark_ff::Zero>::zero(); s[num_constraints]]);
+
+    // Pass 2: the values, placed in their rows in file order. A value `v`
+    // is stored as the integer `c = v R^2`; read as a Montgomery form, `c`
+    // is the element `c R^-1 = v R`, so one multiplication by `R^-1` gives
+    // `v` (in parallel).
+    let r_inv = r_inverse::<E::Fr>();
     let mut input_rows = vec![false; n_public + 1];
-    for (i, &(m, row, signal, v)) in decoded.iter().enumerate() {
-        let row = row as usize;
-        if row < num_constraints {
-            let target = if m == 0 { &mut a } else { &mut b };
-            target[row].push((v, signal as usize));
-        } else {
-            let s = row - num_constraints;
-            if m != 0 || signal as usize != s || v != E::Fr::ONE || input_rows[s] {
-                return Err(c.err(format!(
-                    "coefficient {i}: row {row} is a public-input row, which must hold exactly A = 1 * signal {s} (found matrix {m}, signal {signal})"
-                )));
+    c.seek_to(data_start)?;
+    let mut i = 0;
+    while i < count {
+        let k = per_chunk.min(count - i);
+        let chunk = &mut buf[..k * entry];
+        c.read(chunk)?;
+        let vals: Vec<Option<E::Fr>> = chunk
+            .par_chunks_exact(entry)
+            .map(|b| E::fr_from_mont(&b[12..]).map(|v| v * r_inv))
+            .collect();
+        for (b, v) in chunk.chunks_exact(entry).zip(vals) {
+            let (m, row, signal) = ids(b);
+            let v = v.ok_or_else(|| {
+                c.err(format!(
+                    "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): value not below r"
+                ))
+            })?;
+            if row < num_constraints {
+                let m = m as usize;
+                let at = starts[m][row] + counts[m][row] as usize;
+                counts[m][row] += 1;
+                columns[m][at] = signal as u32;
+                values[m][at] = v;
+            } else {
+                let s = row - num_constraints;
+                if m != 0 || signal != s || v != E::Fr::ONE || input_rows[s] {
+                    return Err(c.err(format!(
+                        "coefficient {i}: row {row} is a public-input row, which must hold exactly A = 1 * signal {s} (found matrix {m}, signal {signal})"
+                    )));
+                }
+                input_rows[s] = true;
             }
-            input_rows[s] = true;
+            i += 1;
         }
     }
     if let Some(s) = input_rows.iter().position(|&seen| !seen) {
@@ -365,7 +456,13 @@ fn coefficients<E: CircomCurve>(
             num_constraints + s
         )));
     }
-    Ok(([a, b], num_constraints))
+    let [sa, sb] = starts;
+    let [ca, cb] = columns;
+    let [va, vb] = values;
+    let csr = |s, c, v| {
+        CsrMatrix::from_parts(s, c, v).map_err(|e| CircomError::format(FileKind::Zkey, e))
+    };
+    Ok(([csr(sa, ca, va)?, csr(sb, cb, vb)?], num_constraints))
 }
 
 /// Writes a Groth16 zkey that snarkjs and rapidsnark prove with, from an
@@ -377,9 +474,9 @@ fn coefficients<E: CircomCurve>(
 /// arkworks' setup has a toxic waste the caller's RNG knew), and the
 /// contributions section is empty, so `snarkjs zkey verify` rejects it.
 /// For tests, benchmarks and exporting arkworks circuits to snarkjs.
-pub fn write_zkey<E: CircomCurve>(
+pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
     pk: &ProvingKey<E>,
-    matrices: &[Matrix<E::ScalarField>],
+    matrices: &[M],
     num_constraints: usize,
 ) -> Result<Vec<u8>, CircomError> {
     let n_inputs = pk.vk.gamma_abc_g1.len();
@@ -424,7 +521,7 @@ pub fn write_zkey<E: CircomCurve>(
             )));
         }
     }
-    if matrices.len() < 2 || matrices[..2].iter().any(|m| m.len() < num_constraints) {
+    if matrices.len() < 2 || matrices[..2].iter().any(|m| m.num_rows() < num_constraints) {
         return Err(mismatch(format!(
             "A and B must have {num_constraints} rows each"
         )));
@@ -456,7 +553,8 @@ pub fn write_zkey<E: CircomCurve>(
     };
     w.section(3, &g1s(&pk.vk.gamma_abc_g1));
 
-    let r2 = r2_inverse::<E::Fr>().inverse().expect("nonzero");
+    let r_inv = r_inverse::<E::Fr>();
+    let r2 = (r_inv * r_inv).inverse().expect("nonzero");
     let mut coefs = Vec::new();
     let mut count = 0u32;
     let mut push = |m: u32, row: usize, signal: usize, v: E::Fr| {
@@ -467,14 +565,19 @@ pub fn write_zkey<E: CircomCurve>(
         count += 1;
     };
     for (m, matrix) in matrices[..2].iter().enumerate() {
-        for (row, lc) in matrix[..num_constraints].iter().enumerate() {
-            for &(v, signal) in lc {
+        for row in 0..num_constraints {
+            let mut bad = None;
+            matrix.for_each_in_row(row, |v, signal| {
                 if signal >= n_vars {
-                    return Err(mismatch(format!(
-                        "matrix {m} row {row} names signal {signal}, the key has {n_vars}"
-                    )));
+                    bad.get_or_insert(signal);
+                } else {
+                    push(m as u32, row, signal, v);
                 }
-                push(m as u32, row, signal, v);
+            });
+            if let Some(signal) = bad {
+                return Err(mismatch(format!(
+                    "matrix {m} row {row} names signal {signal}, the key has {n_vars}"
+                )));
             }
         }
     }

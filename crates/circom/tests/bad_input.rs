@@ -48,6 +48,57 @@ fn truncated_files_are_errors() {
     assert!(e.to_string().contains("truncated"), "{e}");
 }
 
+/// The offset of section `id`'s body.
+fn section_body(file: &[u8], id: u32) -> usize {
+    let count = u32::from_le_bytes(file[8..12].try_into().unwrap());
+    let mut pos = 12;
+    for _ in 0..count {
+        let sid = u32::from_le_bytes(file[pos..pos + 4].try_into().unwrap());
+        let len = u64::from_le_bytes(file[pos + 4..pos + 12].try_into().unwrap()) as usize;
+        if sid == id {
+            return pos + 12;
+        }
+        pos += 12 + len;
+    }
+    panic!("no section {id}")
+}
+
+#[test]
+fn bad_coefficients_are_named() {
+    let zkey = read("poseidon", "circuit.zkey");
+    // Section 4: a u32 count, then (matrix, constraint, signal, value).
+    let first = section_body(&zkey, 4) + 4;
+    let err = |z: &[u8]| {
+        read_zkey::<E>(z, ZkeyOptions::default())
+            .unwrap_err()
+            .to_string()
+    };
+    let mut z = zkey.clone();
+    z[first + 12..first + 44].copy_from_slice(&[0xff; 32]);
+    let e = err(&z);
+    assert!(
+        e.contains("coefficient 0") && e.contains("value not below r"),
+        "{e}"
+    );
+    let mut z = zkey.clone();
+    z[first..first + 4].copy_from_slice(&2u32.to_le_bytes());
+    let e = err(&z);
+    assert!(e.contains("coefficient 0 (matrix 2"), "{e}");
+    let mut z = zkey.clone();
+    z[first + 8..first + 12].copy_from_slice(&u32::MAX.to_le_bytes());
+    let e = err(&z);
+    assert!(e.contains("signal not below nVars"), "{e}");
+    // A header claiming a huge domain is refused by the H section's length
+    // before anything of that size is allocated.
+    let mut z = zkey.clone();
+    let h = section_body(&zkey, 2);
+    let n8q = u32::from_le_bytes(z[h..h + 4].try_into().unwrap()) as usize;
+    let domain_at = h + 4 + n8q + 4 + 32 + 8;
+    z[domain_at..domain_at + 4].copy_from_slice(&(1u32 << 27).to_le_bytes());
+    let e = err(&z);
+    assert!(e.contains("PointsH"), "{e}");
+}
+
 #[test]
 fn other_protocols_curves_and_magic_are_refused() {
     let zkey = read("poseidon", "circuit.zkey");

@@ -5,7 +5,7 @@
 
 mod support;
 
-use ark_ff::UniformRand;
+use ark_ff::{UniformRand, Zero};
 use ark_groth16::r1cs_to_qap::R1CSToQAP;
 use ark_serialize::CanonicalSerialize;
 use rand::SeedableRng;
@@ -28,6 +28,37 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     r1cs.check_witness(&witness).unwrap();
     assert_eq!(r1cs.n_public(), checked.header.n_public, "{name}");
     assert_eq!(r1cs.constraints.len(), checked.num_constraints, "{name}");
+    // The zkey's A and B rows are the r1cs file's (read by separate code),
+    // up to order inside a row and snarkjs dropping zero coefficients.
+    for (m, matrix) in checked.matrices.iter().enumerate() {
+        let rows = matrix.to_rows();
+        assert_eq!(rows.len(), r1cs.constraints.len(), "{name}");
+        for (i, (row, con)) in rows.iter().zip(&r1cs.constraints).enumerate() {
+            let mut ours: Vec<(usize, E::ScalarField)> = row.iter().map(|&(c, j)| (j, c)).collect();
+            let mut theirs: Vec<_> = con[m]
+                .iter()
+                .copied()
+                .filter(|(_, c)| !c.is_zero())
+                .collect();
+            ours.sort_by_key(|e| e.0);
+            theirs.sort_by_key(|e| e.0);
+            assert_eq!(ours, theirs, "{name}: matrix {m} row {i}");
+        }
+    }
+    // Read from a file, section by section: the same key.
+    let path = std::env::temp_dir().join(format!(
+        "zkaccel-fixture-{name}-{}.zkey",
+        std::process::id()
+    ));
+    std::fs::write(&path, &zkey).unwrap();
+    let from_file = read_zkey_from::<E>(
+        std::fs::File::open(&path).unwrap(),
+        ZkeyOptions { check_points: true },
+    );
+    std::fs::remove_file(&path).unwrap();
+    let from_file = from_file.unwrap();
+    assert_eq!(bytes(&from_file.pk), bytes(&checked.pk), "{name}");
+    assert_eq!(from_file.matrices, checked.matrices, "{name}");
 
     // vkey.json and public.json exactly as snarkjs wrote them.
     let vkey = String::from_utf8(read(name, "vkey.json")).unwrap();
@@ -65,12 +96,8 @@ fn check_fixture<E: CircomCurve>(name: &str) {
                 "{name}: {backend:?}"
             );
             // ark-groth16 with our CircomReduction, and with the naive one.
-            let args = (
-                &z.matrices[..],
-                z.num_inputs(),
-                z.num_constraints,
-                &witness[..],
-            );
+            let rows = z.matrices.each_ref().map(|m| m.to_rows());
+            let args = (&rows[..], z.num_inputs(), z.num_constraints, &witness[..]);
             let stock = ark_groth16::Groth16::<E, CircomReduction>::create_proof_with_reduction_and_matrices(
                 &z.pk, r, s, args.0, args.1, args.2, args.3,
             )
@@ -112,15 +139,16 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     }
     // The witness map itself against the naive one.
     let z = &checked;
+    let rows = z.matrices.each_ref().map(|m| m.to_rows());
     let ours = CircomReduction::witness_map_from_matrices::<
         E::ScalarField,
         ark_poly::GeneralEvaluationDomain<E::ScalarField>,
-    >(&z.matrices, z.num_inputs(), z.num_constraints, &witness)
+    >(&rows, z.num_inputs(), z.num_constraints, &witness)
     .unwrap();
     let naive = NaiveCircom::witness_map_from_matrices::<
         E::ScalarField,
         ark_poly::GeneralEvaluationDomain<E::ScalarField>,
-    >(&z.matrices, z.num_inputs(), z.num_constraints, &witness)
+    >(&rows, z.num_inputs(), z.num_constraints, &witness)
     .unwrap();
     assert_eq!(ours, naive, "{name}: witness map");
     assert_eq!(ours.len(), z.header.domain_size);

@@ -38,12 +38,14 @@ pub mod backend;
 #[cfg(feature = "circuits")]
 pub mod circuits;
 mod error;
+mod matrix;
 mod pairing;
 mod prover;
 mod reduction;
 
 pub use backend::{Backend, BackendChoice, BACKEND_ENV};
 pub use error::Groth16Error;
+pub use matrix::{ConstraintMatrix, CsrMatrix};
 pub use pairing::{AccelPairing, QuotientOffloadFn};
 pub use prover::{Groth16, PreparedProvingKey, ProofTimings};
 pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

@@ -4,8 +4,8 @@ use ark_ec::CurveGroup;
 use ark_ff::{UniformRand, Zero};
 use ark_groth16::{PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey};
 use ark_relations::gr1cs::{
-    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, Matrix, OptimizationGoal,
-    SynthesisError, SynthesisMode, R1CS_PREDICATE_LABEL,
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisError,
+    SynthesisMode, R1CS_PREDICATE_LABEL,
 };
 use ark_snark::{CircuitSpecificSetupSNARK, SNARK};
 use ark_std::rand::{CryptoRng, RngCore};
@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::backend::{self, Auto, BackendChoice};
 use crate::error::Groth16Error;
+use crate::matrix::ConstraintMatrix;
 use crate::pairing::AccelPairing;
 use crate::reduction::{NttReduction, Qap};
 use zkaccel_cpu::PreparedBases;
@@ -232,10 +233,10 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
     /// assignment or too few matrices or rows ([`Groth16Error::Synthesis`]),
     /// and, where C is given, an unsatisfied constraint.
     #[allow(clippy::too_many_arguments)]
-    pub fn create_proof_with_matrices(
+    pub fn create_proof_with_matrices<M: ConstraintMatrix<E::ScalarField>>(
         pk: &ProvingKey<E>,
         qap: Qap,
-        matrices: &[Matrix<E::ScalarField>],
+        matrices: &[M],
         num_inputs: usize,
         num_constraints: usize,
         full_assignment: &[E::ScalarField],
@@ -258,10 +259,10 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
 
     /// [`Groth16::create_proof_with_matrices`] on a [`PreparedProvingKey`].
     #[allow(clippy::too_many_arguments)]
-    pub fn create_proof_with_matrices_prepared(
+    pub fn create_proof_with_matrices_prepared<M: ConstraintMatrix<E::ScalarField>>(
         ppk: &PreparedProvingKey<E>,
         qap: Qap,
-        matrices: &[Matrix<E::ScalarField>],
+        matrices: &[M],
         num_inputs: usize,
         num_constraints: usize,
         full_assignment: &[E::ScalarField],
@@ -283,11 +284,11 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn prove_matrices(
+    fn prove_matrices<M: ConstraintMatrix<E::ScalarField>>(
         pk: &ProvingKey<E>,
         prepared: Option<&PreparedProvingKey<E>>,
         qap: Qap,
-        matrices: &[Matrix<E::ScalarField>],
+        matrices: &[M],
         num_inputs: usize,
         num_constraints: usize,
         full: &[E::ScalarField],
@@ -333,7 +334,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             }
         };
         let evaluated = timed(&mut t.witness_map, || {
-            crate::reduction::evaluations::<E::ScalarField>(
+            crate::reduction::evaluations::<E::ScalarField, M>(
                 qap,
                 matrices,
                 num_inputs,

@@ -2,8 +2,9 @@
 //! (ark-groth16's libsnark reduction) and [`CircomReduction`] (the one snarkjs,
 //! rapidsnark and ark-circom use, which snarkjs keys are made for).
 
+use crate::matrix::ConstraintMatrix;
 use ark_ff::PrimeField;
-use ark_groth16::r1cs_to_qap::{evaluate_constraint, LibsnarkReduction, R1CSToQAP};
+use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
 use zkaccel_ntt::NttDomain;
@@ -121,7 +122,7 @@ impl R1CSToQAP for CircomReduction {
         num_constraints: usize,
         full_assignment: &[F],
     ) -> Result<Vec<F>, SynthesisError> {
-        evaluations::<F>(
+        evaluations::<F, Matrix<F>>(
             Qap::Circom,
             matrices,
             num_inputs,
@@ -198,7 +199,7 @@ pub(crate) fn witness_map<F: PrimeField, D: EvaluationDomain<F>>(
     offload: Option<NttOffload<'_, F>>,
 ) -> Result<Vec<F>, MapError> {
     match NttDomain::<F>::new(num_constraints + num_inputs) {
-        Some(_) => evaluations::<F>(
+        Some(_) => evaluations::<F, Matrix<F>>(
             Qap::Libsnark,
             matrices,
             num_inputs,
@@ -322,9 +323,9 @@ impl<F: PrimeField> Evaluated<F> {
 /// ([`SynthesisError::PolynomialDegreeTooLarge`] otherwise). Every
 /// variable index in the matrices must be below `full_assignment.len()`
 /// ([`SynthesisError::AssignmentMissing`] otherwise: no index is trusted).
-pub(crate) fn evaluations<F: PrimeField>(
+pub(crate) fn evaluations<F: PrimeField, M: ConstraintMatrix<F>>(
     qap: Qap,
-    matrices: &[Matrix<F>],
+    matrices: &[M],
     num_inputs: usize,
     num_constraints: usize,
     full_assignment: &[F],
@@ -332,7 +333,11 @@ pub(crate) fn evaluations<F: PrimeField>(
 ) -> Result<Evaluated<F>, MapError> {
     let circom = qap != Qap::Libsnark;
     let needed = if circom { 2 } else { 3 };
-    if matrices.len() < needed || matrices[..needed].iter().any(|m| m.len() < num_constraints) {
+    if matrices.len() < needed
+        || matrices[..needed]
+            .iter()
+            .any(|m| m.num_rows() < num_constraints)
+    {
         return Err(SynthesisError::ArityMismatch.into());
     }
     if num_inputs > full_assignment.len() {
@@ -354,12 +359,7 @@ pub(crate) fn evaluations<F: PrimeField>(
 
     // Every index in range, so that evaluation cannot panic on bad matrices.
     let vars = full_assignment.len();
-    let in_range = |m: &Matrix<F>| {
-        m[..num_constraints]
-            .iter()
-            .flatten()
-            .all(|&(_, j)| j < vars)
-    };
+    let in_range = |m: &M| m.indices_below(num_constraints, vars);
     let used = if circom && !c_given(matrices, num_constraints) {
         2
     } else {
@@ -373,7 +373,7 @@ pub(crate) fn evaluations<F: PrimeField>(
     let eval = |m: usize| -> Vec<F> {
         let mut v = vec![F::zero(); n];
         par_update(&mut v[..num_constraints], |i, _| {
-            evaluate_constraint(&matrices[m][i], full_assignment)
+            matrices[m].row_times(i, full_assignment)
         });
         v
     };
@@ -440,8 +440,10 @@ pub fn snarkjs_root_exponent<F: PrimeField>() -> u64 {
 
 /// Whether the C matrix is there with a row for every constraint (circom
 /// keys carry only A and B).
-fn c_given<F: PrimeField>(matrices: &[Matrix<F>], num_constraints: usize) -> bool {
-    matrices.get(2).is_some_and(|c| c.len() >= num_constraints)
+fn c_given<F: PrimeField, M: ConstraintMatrix<F>>(matrices: &[M], num_constraints: usize) -> bool {
+    matrices
+        .get(2)
+        .is_some_and(|c| c.num_rows() >= num_constraints)
 }
 
 /// Whether `a_i * b_i == c_i` for every constraint.

@@ -191,8 +191,8 @@ fn compare(args: &Args, zkey_path: &Path, wtns_path: &Path) -> Result<(), Failur
         )));
     }
     if m_a.num_constraints != ours.num_constraints
-        || m_a.a != ours.matrices[0]
-        || m_a.b != ours.matrices[1]
+        || m_a.a != ours.matrices[0].to_rows()
+        || m_a.b != ours.matrices[1].to_rows()
     {
         return Err(Failure::Mismatch(format!(
             "{name}: the A/B matrices differ"

@@ -10,13 +10,14 @@
 //! ```
 //! Exit 0 on success; otherwise one line on stderr and a non-zero status.
 
+use std::io::{Read, Seek};
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use zkaccel_circom::{
     export_circuit, json_curve, proof_json, public_json, read_proof_json, read_public_json,
-    read_r1cs, read_vkey_json, read_wtns, verify, vkey_json, zkey_curve, CircomCurve, CircomError,
-    CircomProver, Curve, ZkeyOptions,
+    read_r1cs, read_vkey_json, read_wtns, read_zkey_from, verify, vkey_json, zkey_curve_from,
+    CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
 };
 use zkaccel_groth16::Backend;
 
@@ -70,10 +71,10 @@ fn run(args: &[String]) -> Res<ExitCode> {
         },
         Some("export-vkey") => match &args[1..] {
             [zkey, out] => {
-                let bytes = map_key(zkey)?;
-                let text = match zkey_curve(&bytes).map_err(at(zkey))? {
-                    Curve::Bn254 => export_vkey::<ark_bn254::Bn254>(&bytes),
-                    Curve::Bls12_381 => export_vkey::<ark_bls12_381::Bls12_381>(&bytes),
+                let mut key = open_key(zkey)?;
+                let text = match zkey_curve_from(&mut key).map_err(at(zkey))? {
+                    Curve::Bn254 => export_vkey::<ark_bn254::Bn254>(key),
+                    Curve::Bls12_381 => export_vkey::<ark_bls12_381::Bls12_381>(key),
                 }
                 .map_err(at(zkey))?;
                 write(out, text.as_bytes())?;
@@ -83,10 +84,10 @@ fn run(args: &[String]) -> Res<ExitCode> {
         },
         Some("info") => match &args[1..] {
             [zkey] => {
-                let bytes = map_key(zkey)?;
-                let text = match zkey_curve(&bytes).map_err(at(zkey))? {
-                    Curve::Bn254 => info::<ark_bn254::Bn254>(&bytes),
-                    Curve::Bls12_381 => info::<ark_bls12_381::Bls12_381>(&bytes),
+                let mut key = open_key(zkey)?;
+                let text = match zkey_curve_from(&mut key).map_err(at(zkey))? {
+                    Curve::Bn254 => info::<ark_bn254::Bn254>(key),
+                    Curve::Bls12_381 => info::<ark_bls12_381::Bls12_381>(key),
                 }
                 .map_err(at(zkey))?;
                 println!("{text}");
@@ -106,14 +107,14 @@ fn run(args: &[String]) -> Res<ExitCode> {
     }
 }
 
-fn export_vkey<E: CircomCurve>(bytes: &[u8]) -> Result<String, CircomError> {
-    let z = zkaccel_circom::read_zkey::<E>(bytes, ZkeyOptions::default())?;
+fn export_vkey<E: CircomCurve>(key: Box<dyn KeySource>) -> Result<String, CircomError> {
+    let z = read_zkey_from::<E>(key, ZkeyOptions::default())?;
     Ok(vkey_json(&z.pk.vk))
 }
 
 /// One line: the curve and the key's sizes.
-fn info<E: CircomCurve>(bytes: &[u8]) -> Result<String, CircomError> {
-    let z = zkaccel_circom::read_zkey::<E>(bytes, ZkeyOptions::default())?;
+fn info<E: CircomCurve>(key: Box<dyn KeySource>) -> Result<String, CircomError> {
+    let z = read_zkey_from::<E>(key, ZkeyOptions::default())?;
     let h = z.header;
     Ok(format!(
         "curve {} | signals {} | public {} | constraints {} | domain 2^{}",
@@ -174,50 +175,35 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
     Ok(a)
 }
 
-/// A zkey's bytes: the file mapped into memory, or read where it cannot be
-/// mapped (an empty file, a pipe).
-enum KeyBytes {
-    Mapped(memmap2::Mmap),
-    Read(Vec<u8>),
-}
+/// A zkey to read a section at a time.
+trait KeySource: Read + Seek {}
+impl<T: Read + Seek> KeySource for T {}
 
-impl std::ops::Deref for KeyBytes {
-    type Target = [u8];
-    fn deref(&self) -> &[u8] {
-        match self {
-            KeyBytes::Mapped(m) => m,
-            KeyBytes::Read(v) => v,
-        }
+/// Opens the zkey at `path` to be read a section at a time, in chunks, so
+/// that its bytes are never in memory beside the decoded key; a file that
+/// cannot seek (a pipe) is read whole first.
+fn open_key(path: &str) -> Res<Box<dyn KeySource>> {
+    let mut file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    if file.seek(std::io::SeekFrom::End(0)).is_ok() {
+        return Ok(Box::new(file));
     }
-}
-
-/// Maps the zkey at `path`: its pages come straight from the page cache,
-/// with no copy and no freshly zeroed memory (a 2^20 key is about 500 MB;
-/// reading it costs a copy and, on Linux, zeroing as many new pages).
-fn map_key(path: &str) -> Res<KeyBytes> {
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    // SAFETY: the map is read-only and lives only while the key is decoded
-    // (the decoded key is a copy). If another process truncates or rewrites
-    // the file meanwhile, the read sees the new bytes (every length and
-    // index is checked) or the process gets SIGBUS and dies; rapidsnark
-    // maps its zkey the same way. No reference into the map outlives it.
-    match unsafe { memmap2::Mmap::map(&file) } {
-        Ok(m) => Ok(KeyBytes::Mapped(m)),
-        Err(_) => read(path).map(KeyBytes::Read),
-    }
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)
+        .map_err(|e| format!("{path}: {e}"))?;
+    Ok(Box::new(std::io::Cursor::new(bytes)))
 }
 
 fn prove_cmd(args: &[String]) -> Res<ExitCode> {
     let a = parse_prove(args)?;
     let start = Instant::now();
-    let zkey_bytes = map_key(&a.files[0])?;
-    match zkey_curve(&zkey_bytes).map_err(at(&a.files[0]))? {
-        Curve::Bn254 => prove::<ark_bn254::Bn254>(&a, zkey_bytes, start),
-        Curve::Bls12_381 => prove::<ark_bls12_381::Bls12_381>(&a, zkey_bytes, start),
+    let mut key = open_key(&a.files[0])?;
+    match zkey_curve_from(&mut key).map_err(at(&a.files[0]))? {
+        Curve::Bn254 => prove::<ark_bn254::Bn254>(&a, key, start),
+        Curve::Bls12_381 => prove::<ark_bls12_381::Bls12_381>(&a, key, start),
     }
 }
 
-fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: KeyBytes, start: Instant) -> Res<ExitCode> {
+fn prove<E: CircomCurve>(a: &ProveArgs, key: Box<dyn KeySource>, start: Instant) -> Res<ExitCode> {
     let [zkey, wtns, proof_out, public_out] = [&a.files[0], &a.files[1], &a.files[2], &a.files[3]];
     // Fail on an unwritable output before the work, not after.
     for out in [proof_out, public_out] {
@@ -231,9 +217,8 @@ fn prove<E: CircomCurve>(a: &ProveArgs, zkey_bytes: KeyBytes, start: Instant) ->
             let _ = std::fs::remove_file(out);
         }
     }
-    let prover = CircomProver::<E>::from_zkey_bytes(&zkey_bytes, a.backend, ZkeyOptions::default())
+    let prover = CircomProver::<E>::from_zkey_reader(key, a.backend, ZkeyOptions::default())
         .map_err(at(zkey))?;
-    drop(zkey_bytes);
     let load = start.elapsed();
     let t = Instant::now();
     let witness = read_wtns::<E::ScalarField>(&read(wtns)?).map_err(at(wtns))?;
