@@ -13,6 +13,10 @@
 # public repository (iden3/rapidsnark, `make host`) and point RAPIDSNARK at its
 # `prover`. Without RAPIDSNARK only zkaccel-prover is timed.
 #
+# ZKACCEL_BENCH_CIRCUIT=circom takes circomlib's SHA-256 compiled by circom 2 instead
+# (scripts/circom-sha256.sh: BLOCKS 2 -> 2^16, 8 -> 2^18, 33 -> 2^20; the witness from
+# circom's own generator, the key from `zkaccel-prover test-setup`).
+#
 # Every proof is checked with `zkaccel-prover verify` against the key's vkey before its
 # time counts (and with snarkjs too when ZKACCEL_SNARKJS names it). Wall time and peak
 # RSS come from /usr/bin/time. ZKACCEL_BENCH_ROUNDS (default 5) rounds; the order of the
@@ -54,13 +58,22 @@ median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 printf '| circuit | domain | zkaccel-prover | peak RSS | rapidsnark prover | peak RSS | rapidsnark / zkaccel |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|\n'
-for blocks in "${@:-1 6 24}"; do
+DEFAULT_BLOCKS="1 6 24"
+[ "${ZKACCEL_BENCH_CIRCUIT:-arkworks}" = circom ] && DEFAULT_BLOCKS="2 8 33"
+for blocks in "${@:-$DEFAULT_BLOCKS}"; do
     for b in $blocks; do
-        dir=$OUT/sha256-$b
-        [ -f "$dir/circuit.zkey" ] || "$ZK" export-example sha256 "$b" "$dir" 2>/dev/null
+        if [ "${ZKACCEL_BENCH_CIRCUIT:-arkworks}" = circom ]; then
+            name="circomlib SHA-256, $b blocks"
+            dir=$OUT/circom-sha256-$b
+            [ -f "$dir/circuit.zkey" ] || scripts/circom-sha256.sh "$b" "$dir" 2>/dev/null
+        else
+            name="SHA-256, $b blocks"
+            dir=$OUT/sha256-$b
+            [ -f "$dir/circuit.zkey" ] || "$ZK" export-example sha256 "$b" "$dir" 2>/dev/null
+        fi
         "$ZK" export-vkey "$dir/circuit.zkey" "$dir/vkey.json"
         info=$("$ZK" info "$dir/circuit.zkey")
-        echo "sha256-$b: $info" | head -1 >&2
+        echo "$name: $info" | head -1 >&2
         log2=$(echo "$info" | sed -n 's/.*domain 2^\([0-9]*\).*/\1/p')
         kernels=$(echo "$info" | tail -1)
         : >"$dir/zk.times"
@@ -79,10 +92,10 @@ for blocks in "${@:-1 6 24}"; do
         if [ -s "$dir/rs.times" ]; then
             rt=$(cut -d' ' -f1 "$dir/rs.times" | median)
             rm_=$(cut -d' ' -f2 "$dir/rs.times" | median)
-            printf '| SHA-256, %s blocks | 2^%s | %s s | %d MiB | %s s | %d MiB | %.2fx |\n' \
-                "$b" "$log2" "$zt" $((zm / 1024)) "$rt" $((rm_ / 1024)) "$(awk -v a="$rt" -v b="$zt" 'BEGIN { print a / b }')"
+            printf '| %s | 2^%s | %s s | %d MiB | %s s | %d MiB | %.2fx |\n' \
+                "$name" "$log2" "$zt" $((zm / 1024)) "$rt" $((rm_ / 1024)) "$(awk -v a="$rt" -v b="$zt" 'BEGIN { print a / b }')"
         else
-            printf '| SHA-256, %s blocks | 2^%s | %s s | %d MiB | - | - | - |\n' "$b" "$log2" "$zt" $((zm / 1024))
+            printf '| %s | 2^%s | %s s | %d MiB | - | - | - |\n' "$name" "$log2" "$zt" $((zm / 1024))
         fi
     done
 done

@@ -69,3 +69,91 @@ where
         pk,
     })
 }
+
+/// A circom `.r1cs` as an arkworks circuit: wire 0 is arkworks' constant
+/// one, wires `1..=nPublic` its instance variables and the rest its witness
+/// variables, in order, so arkworks' variable `i` is circom's wire `i` and a
+/// `.wtns` is its full assignment. Without a witness it synthesizes in
+/// setup mode (for [`setup_r1cs`]).
+#[derive(Clone, Copy)]
+pub struct R1csCircuit<'a, F: ark_ff::PrimeField> {
+    /// The constraint system.
+    pub r1cs: &'a crate::R1cs<F>,
+    /// The values of every wire (a `.wtns`), if proving.
+    pub witness: Option<&'a [F]>,
+}
+
+impl<F: ark_ff::PrimeField> ConstraintSynthesizer<F> for R1csCircuit<'_, F> {
+    fn generate_constraints(
+        self,
+        cs: ark_relations::gr1cs::ConstraintSystemRef<F>,
+    ) -> Result<(), ark_relations::gr1cs::SynthesisError> {
+        use ark_relations::gr1cs::{LinearCombination, SynthesisError, Variable};
+        let r = self.r1cs;
+        if self.witness.is_some_and(|w| w.len() != r.n_wires) {
+            return Err(SynthesisError::AssignmentMissing);
+        }
+        let value = |i: usize| {
+            move || {
+                self.witness
+                    .map(|w| w[i])
+                    .ok_or(SynthesisError::AssignmentMissing)
+            }
+        };
+        let mut vars = Vec::with_capacity(r.n_wires);
+        vars.push(Variable::One);
+        for i in 1..=r.n_public() {
+            vars.push(cs.new_input_variable(value(i))?);
+        }
+        for i in r.n_public() + 1..r.n_wires {
+            vars.push(cs.new_witness_variable(value(i))?);
+        }
+        let lc = |terms: &[(usize, F)]| -> LinearCombination<F> {
+            let mut l = LinearCombination(terms.iter().map(|&(w, c)| (c, vars[w])).collect());
+            l.compactify();
+            l
+        };
+        for [a, b, c] in &r.constraints {
+            cs.enforce_r1cs_constraint(|| lc(a), || lc(b), || lc(c))?;
+        }
+        Ok(())
+    }
+}
+
+/// A test key for a circom `.r1cs` (BN254): arkworks' Groth16 setup with the
+/// circom reduction over [`R1csCircuit`], written as a `.zkey` that snarkjs,
+/// rapidsnark and zkaccel prove with, and its proving key.
+///
+/// **Not for production**: no powers-of-tau ceremony, the secrets come from
+/// `rng`, whoever knows them can forge proofs. For benchmarks of circuits
+/// too large for a quick snarkjs ceremony (a 2^20 `powersoftau prepare
+/// phase2` takes hours).
+pub fn setup_r1cs<E, R>(
+    r1cs: &crate::R1cs<E::ScalarField>,
+    rng: &mut R,
+) -> Result<(ProvingKey<E>, Vec<u8>), CircomError>
+where
+    E: CircomCurve,
+    R: RngCore + CryptoRng,
+{
+    let synth = |e: ark_relations::gr1cs::SynthesisError| {
+        CircomError::Prove(zkaccel_groth16::Groth16Error::Synthesis(e))
+    };
+    let circuit = R1csCircuit {
+        r1cs,
+        witness: None,
+    };
+    let (pk, _) = <ark_groth16::Groth16<E, CircomReduction> as SNARK<E::ScalarField>>::circuit_specific_setup(circuit, rng)
+        .map_err(synth)?;
+    let cs = ConstraintSystem::<E::ScalarField>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(SynthesisMode::Setup);
+    circuit.generate_constraints(cs.clone()).map_err(synth)?;
+    cs.finalize();
+    let matrices = cs.to_matrices().map_err(synth)?;
+    let m = matrices
+        .get(R1CS_PREDICATE_LABEL)
+        .ok_or_else(|| CircomError::Mismatch("the r1cs has no constraints".into()))?;
+    let zkey = write_zkey(&pk, m, cs.num_constraints())?;
+    Ok((pk, zkey))
+}

@@ -52,7 +52,7 @@ mod zkey;
 
 pub use curve::{CircomCurve, Curve};
 pub use error::{CircomError, FileKind};
-pub use export::{export_circuit, Exported};
+pub use export::{export_circuit, setup_r1cs, Exported, R1csCircuit};
 pub use json::{
     json_curve, proof_json, public_json, read_proof_json, read_public_json, read_vkey_json,
     vkey_json,

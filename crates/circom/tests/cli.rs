@@ -147,6 +147,62 @@ fn an_exported_arkworks_circuit_is_proved_by_snarkjs() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
+/// `test-setup` on a circom-compiled r1cs: zkaccel-prover proves the
+/// circuit's snarkjs witness with the new key, and snarkjs proves with it
+/// and accepts zkaccel's proof.
+#[test]
+fn a_test_setup_of_a_circom_r1cs_is_proved_by_both() {
+    let d = out_dir("test-setup");
+    let o = run(&[
+        Path::new("test-setup"),
+        &fixture("merkle", "circuit.r1cs"),
+        &d,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (zkey, vkey, wtns) = (
+        d.join("circuit.zkey"),
+        d.join("vkey.json"),
+        fixture("merkle", "witness.wtns"),
+    );
+    let (proof, public) = (d.join("proof.json"), d.join("public.json"));
+    let o = run(&[&zkey, &wtns, &proof, &public]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(&public).unwrap(),
+        std::fs::read(fixture("merkle", "public.json")).unwrap()
+    );
+    let o = run(&[Path::new("verify"), &vkey, &public, &proof]);
+    assert!(o.status.success());
+    // Not the fixture's own (ceremony) key: its vk rejects this proof.
+    let o = run(&[
+        Path::new("verify"),
+        &fixture("merkle", "vkey.json"),
+        &public,
+        &proof,
+    ]);
+    assert!(!o.status.success());
+    let Some(s) = snarkjs() else {
+        skip("snarkjs on a test-setup key: ZKACCEL_SNARKJS is not set");
+        return;
+    };
+    let groth16 = Path::new("groth16");
+    let o = snarkjs_run(&s, &[groth16, Path::new("verify"), &vkey, &public, &proof]);
+    assert!(
+        o.status.success(),
+        "snarkjs verify: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let (sp, spub) = (d.join("snarkjs-proof.json"), d.join("snarkjs-public.json"));
+    let o = snarkjs_run(&s, &[groth16, Path::new("prove"), &zkey, &wtns, &sp, &spub]);
+    assert!(
+        o.status.success(),
+        "snarkjs prove: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = run(&[Path::new("verify"), &vkey, &spub, &sp]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 #[test]
 fn errors_are_one_line_and_non_zero() {
     let d = out_dir("errors");

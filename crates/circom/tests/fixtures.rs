@@ -183,3 +183,48 @@ fn writers_round_trip_snarkjs_files() {
         assert_eq!(z.matrices, z2.matrices, "{name}");
     }
 }
+
+/// A test key made from a circom r1cs (no ceremony) proves the circuit's
+/// snarkjs witness: its A and B rows are the r1cs's, its proofs verify
+/// under its own vk and not for another witness's public signals.
+#[test]
+fn r1cs_test_setup_proves_snarkjs_witnesses() {
+    type E = ark_bn254::Bn254;
+    type Fr = ark_bn254::Fr;
+    for (name, curve) in FIXTURES {
+        if curve != "bn128" {
+            continue;
+        }
+        let r1cs = read_r1cs::<Fr>(&read(name, "circuit.r1cs")).unwrap();
+        let witness = read_wtns::<Fr>(&read(name, "witness.wtns")).unwrap();
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
+        let (pk, zkey) = setup_r1cs::<E, _>(&r1cs, &mut rng).unwrap();
+        let z = read_zkey::<E>(&zkey, ZkeyOptions { check_points: true }).unwrap();
+        assert_eq!(bytes(&z.pk), bytes(&pk), "{name}");
+        assert_eq!(z.header.n_vars, r1cs.n_wires, "{name}");
+        assert_eq!(z.header.n_public, r1cs.n_public(), "{name}");
+        assert_eq!(z.num_constraints, r1cs.constraints.len(), "{name}");
+        for (m, matrix) in z.matrices.iter().enumerate() {
+            for (i, (row, con)) in matrix.to_rows().iter().zip(&r1cs.constraints).enumerate() {
+                let mut ours: Vec<(usize, Fr)> = row.iter().map(|&(c, j)| (j, c)).collect();
+                let mut theirs: Vec<_> = con[m]
+                    .iter()
+                    .copied()
+                    .filter(|(_, c)| !c.is_zero())
+                    .collect();
+                ours.sort_by_key(|e| e.0);
+                theirs.sort_by_key(|e| e.0);
+                assert_eq!(ours, theirs, "{name}: matrix {m} row {i}");
+            }
+        }
+        let prover = CircomProver::from_parts(z, Backend::Cpu, Default::default());
+        let out = prover.prove(&witness, &mut rng).unwrap();
+        assert!(prover.verify(&out.proof, &out.public).unwrap(), "{name}");
+        assert_eq!(out.public, witness[1..=r1cs.n_public()], "{name}");
+        if !out.public.is_empty() {
+            let mut other = out.public.clone();
+            other[0] += Fr::from(1u64);
+            assert!(!prover.verify(&out.proof, &other).unwrap(), "{name}");
+        }
+    }
+}

@@ -6,6 +6,7 @@
 //! zkaccel-prover verify <vkey.json> <public.json> <proof.json>
 //! zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
 //! zkaccel-prover export-example <mimc|sha256> <size> <out-dir>
+//! zkaccel-prover test-setup <circuit.r1cs> <out-dir>
 //! zkaccel-prover info <circuit.zkey>
 //! ```
 //! Exit 0 on success; otherwise one line on stderr and a non-zero status.
@@ -16,8 +17,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 use zkaccel_circom::{
     export_circuit, json_curve, proof_json, public_json, read_proof_json, read_public_json,
-    read_r1cs, read_vkey_json, read_wtns, read_zkey_from, verify, vkey_json, zkey_curve_from,
-    CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
+    read_r1cs, read_vkey_json, read_wtns, read_zkey_from, setup_r1cs, verify, vkey_json,
+    zkey_curve_from, CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
 };
 use zkaccel_groth16::Backend;
 
@@ -27,6 +28,8 @@ const USAGE: &str = "usage:
   zkaccel-prover verify <vkey.json> <public.json> <proof.json>
   zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
   zkaccel-prover export-example <mimc|sha256> <size> <out-dir>   (test keys: not for production)
+  zkaccel-prover test-setup <circuit.r1cs> <out-dir>   (a bn128 circuit.zkey and vkey.json from a fixed seed,
+                                                        no ceremony: for benchmarks, NOT for production)
   zkaccel-prover info <circuit.zkey>          (the key's sizes, and the kernels this CPU runs)";
 
 fn main() -> ExitCode {
@@ -95,6 +98,12 @@ fn run(args: &[String]) -> Res<ExitCode> {
                 Ok(ExitCode::SUCCESS)
             }
             _ => Err("info takes 1 file (see zkaccel-prover --help)".to_string()),
+        },
+        Some("test-setup") => match &args[1..] {
+            [r1cs, dir] => test_setup(r1cs, dir),
+            _ => {
+                Err("test-setup takes an r1cs and a folder (see zkaccel-prover --help)".to_string())
+            }
         },
         Some("export-example") => match &args[1..] {
             [name, size, dir] => export_example(name, size, dir),
@@ -295,6 +304,20 @@ fn verify_as<E: CircomCurve>(vtext: &str, vkey: &str, public: &str, proof: &str)
         eprintln!("zkaccel-prover: invalid proof");
         Ok(ExitCode::from(1))
     }
+}
+
+/// A benchmark key for a circom r1cs: arkworks' setup from a fixed seed.
+fn test_setup(r1cs: &str, dir: &str) -> Res<ExitCode> {
+    use rand::SeedableRng;
+    let r = read_r1cs::<ark_bn254::Fr>(&read(r1cs)?).map_err(at(r1cs))?;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(r.constraints.len() as u64);
+    let (pk, zkey) = setup_r1cs::<ark_bn254::Bn254, _>(&r, &mut rng).map_err(at(r1cs))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{dir}: {e}"))?;
+    let p = |f: &str| Path::new(dir).join(f).display().to_string();
+    write(&p("circuit.zkey"), &zkey)?;
+    write(&p("vkey.json"), vkey_json(&pk.vk).as_bytes())?;
+    eprintln!("zkaccel-prover: wrote {dir}/circuit.zkey, vkey.json (test key from a fixed seed: NOT for production)");
+    Ok(ExitCode::SUCCESS)
 }
 
 fn export_example(name: &str, size: &str, dir: &str) -> Res<ExitCode> {
