@@ -32,6 +32,28 @@ fn file_header(
     c.u32()
 }
 
+/// The one section-table entry that `is_it` picks: missing or duplicated
+/// is an error naming section `id`.
+fn the_one<'t, T>(
+    kind: FileKind,
+    table: &'t [T],
+    is_it: impl Fn(&T) -> bool,
+    id: u32,
+    name: &str,
+) -> Result<&'t T, CircomError> {
+    let mut found = table.iter().filter(|s| is_it(s));
+    let first = found
+        .next()
+        .ok_or_else(|| CircomError::format(kind, format!("section {id} ({name}) is missing")))?;
+    if found.next().is_some() {
+        return Err(CircomError::format(
+            kind,
+            format!("section {id} ({name}) appears more than once"),
+        ));
+    }
+    Ok(first)
+}
+
 /// A parsed container over the file's bytes: the sections' ranges, checked
 /// to lie inside the file and to cover it exactly.
 pub(crate) struct BinFile<'a> {
@@ -83,17 +105,10 @@ impl<'a> BinFile<'a> {
 
     /// The bytes of the one section `id` (missing or duplicated is an error).
     pub(crate) fn section(&self, id: u32, name: &'static str) -> Result<Cursor<'a>, CircomError> {
-        let mut found = self.sections.iter().filter(|(i, _)| *i == id);
-        let (_, range) = found.next().ok_or_else(|| {
-            CircomError::format(self.kind, format!("section {id} ({name}) is missing"))
-        })?;
-        if found.next().is_some() {
-            return Err(CircomError::format(
-                self.kind,
-                format!("section {id} ({name}) appears more than once"),
-            ));
-        }
-        Ok(Cursor::new(&self.data[range.clone()], self.kind, name))
+        let range = the_one(self.kind, &self.sections, |s| s.0 == id, id, name)?
+            .1
+            .clone();
+        Ok(Cursor::new(&self.data[range], self.kind, name))
     }
 
     /// Whether section `id` is present.
@@ -255,16 +270,7 @@ impl<R: Read + Seek> SeekFile<R> {
         id: u32,
         name: &'static str,
     ) -> Result<Section<'_, R>, CircomError> {
-        let mut found = self.sections.iter().filter(|s| s.0 == id);
-        let &(_, start, len) = found.next().ok_or_else(|| {
-            CircomError::format(self.kind, format!("section {id} ({name}) is missing"))
-        })?;
-        if found.next().is_some() {
-            return Err(CircomError::format(
-                self.kind,
-                format!("section {id} ({name}) appears more than once"),
-            ));
-        }
+        let &(_, start, len) = the_one(self.kind, &self.sections, |s| s.0 == id, id, name)?;
         let mut s = Section {
             reader: &mut self.reader,
             kind: self.kind,

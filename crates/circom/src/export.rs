@@ -13,6 +13,32 @@ use ark_snark::SNARK;
 use ark_std::rand::{CryptoRng, RngCore};
 use zkaccel_groth16::CircomReduction;
 
+/// `circuit` synthesized in `mode` (the setup's optimization goal), with
+/// its R1CS matrices A, B, C.
+#[allow(clippy::type_complexity)]
+fn synthesize<F: ark_ff::PrimeField, C: ConstraintSynthesizer<F>>(
+    circuit: C,
+    mode: SynthesisMode,
+) -> Result<
+    (
+        ark_relations::gr1cs::ConstraintSystemRef<F>,
+        Vec<ark_relations::gr1cs::Matrix<F>>,
+    ),
+    CircomError,
+> {
+    let synth = |e| CircomError::Prove(zkaccel_groth16::Groth16Error::Synthesis(e));
+    let cs = ConstraintSystem::<F>::new_ref();
+    cs.set_optimization_goal(OptimizationGoal::Constraints);
+    cs.set_mode(mode);
+    circuit.generate_constraints(cs.clone()).map_err(synth)?;
+    cs.finalize();
+    let mut matrices = cs.to_matrices().map_err(synth)?;
+    let m = matrices
+        .remove(R1CS_PREDICATE_LABEL)
+        .ok_or_else(|| CircomError::Mismatch("the circuit has no R1CS constraints".into()))?;
+    Ok((cs, m))
+}
+
 /// An arkworks circuit in snarkjs' files.
 pub struct Exported<E: CircomCurve> {
     /// The key (arkworks' types; made for the circom reduction).
@@ -46,21 +72,16 @@ where
         rng,
     )
     .map_err(synth)?;
-    let cs = ConstraintSystem::<E::ScalarField>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    cs.set_mode(SynthesisMode::Prove {
-        construct_matrices: true,
-        generate_lc_assignments: false,
-    });
-    circuit.generate_constraints(cs.clone()).map_err(synth)?;
-    cs.finalize();
-    let matrices = cs.to_matrices().map_err(synth)?;
-    let m = matrices
-        .get(R1CS_PREDICATE_LABEL)
-        .ok_or_else(|| CircomError::Mismatch("the circuit has no R1CS constraints".into()))?;
+    let (cs, m) = synthesize(
+        circuit,
+        SynthesisMode::Prove {
+            construct_matrices: true,
+            generate_lc_assignments: false,
+        },
+    )?;
     let instance = cs.instance_assignment().map_err(synth)?;
     let witness = cs.witness_assignment().map_err(synth)?;
-    let zkey = write_zkey(&pk, m, cs.num_constraints())?;
+    let zkey = write_zkey(&pk, &m, cs.num_constraints())?;
     let full = [&instance[..], &witness[..]].concat();
     Ok(Exported {
         zkey,
@@ -145,15 +166,7 @@ where
     };
     let (pk, _) = <ark_groth16::Groth16<E, CircomReduction> as SNARK<E::ScalarField>>::circuit_specific_setup(circuit, rng)
         .map_err(synth)?;
-    let cs = ConstraintSystem::<E::ScalarField>::new_ref();
-    cs.set_optimization_goal(OptimizationGoal::Constraints);
-    cs.set_mode(SynthesisMode::Setup);
-    circuit.generate_constraints(cs.clone()).map_err(synth)?;
-    cs.finalize();
-    let matrices = cs.to_matrices().map_err(synth)?;
-    let m = matrices
-        .get(R1CS_PREDICATE_LABEL)
-        .ok_or_else(|| CircomError::Mismatch("the r1cs has no constraints".into()))?;
-    let zkey = write_zkey(&pk, m, cs.num_constraints())?;
+    let (cs, m) = synthesize(circuit, SynthesisMode::Setup)?;
+    let zkey = write_zkey(&pk, &m, cs.num_constraints())?;
     Ok((pk, zkey))
 }

@@ -5,7 +5,7 @@
 
 mod support;
 
-use ark_ff::{UniformRand, Zero};
+use ark_ff::UniformRand;
 use ark_groth16::r1cs_to_qap::R1CSToQAP;
 use ark_serialize::CanonicalSerialize;
 use rand::SeedableRng;
@@ -19,22 +19,18 @@ fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
     v
 }
 
-fn check_fixture<E: CircomCurve>(name: &str) {
-    let zkey = read(name, "circuit.zkey");
-    assert_eq!(zkey_curve(&zkey).unwrap().name(), E::NAME, "{name}");
-    let checked = read_zkey::<E>(&zkey, ZkeyOptions { check_points: true }).unwrap();
-    let witness = read_wtns::<E::ScalarField>(&read(name, "witness.wtns")).unwrap();
-    let r1cs = read_r1cs::<E::ScalarField>(&read(name, "circuit.r1cs")).unwrap();
-    r1cs.check_witness(&witness).unwrap();
-    assert_eq!(r1cs.n_public(), checked.header.n_public, "{name}");
-    assert_eq!(r1cs.constraints.len(), checked.num_constraints, "{name}");
-    // The zkey's A and B rows are the r1cs file's (read by separate code),
-    // up to order inside a row and snarkjs dropping zero coefficients.
-    for (m, matrix) in checked.matrices.iter().enumerate() {
+/// The zkey's A and B rows equal the r1cs's, up to order inside a row and
+/// the zero coefficients snarkjs drops.
+fn assert_rows_are_the_r1cs<F: ark_ff::PrimeField>(
+    name: &str,
+    matrices: &[CsrMatrix<F>; 2],
+    r1cs: &R1cs<F>,
+) {
+    for (m, matrix) in matrices.iter().enumerate() {
         let rows = matrix.to_rows();
         assert_eq!(rows.len(), r1cs.constraints.len(), "{name}");
         for (i, (row, con)) in rows.iter().zip(&r1cs.constraints).enumerate() {
-            let mut ours: Vec<(usize, E::ScalarField)> = row.iter().map(|&(c, j)| (j, c)).collect();
+            let mut ours: Vec<(usize, F)> = row.iter().map(|&(c, j)| (j, c)).collect();
             let mut theirs: Vec<_> = con[m]
                 .iter()
                 .copied()
@@ -45,6 +41,19 @@ fn check_fixture<E: CircomCurve>(name: &str) {
             assert_eq!(ours, theirs, "{name}: matrix {m} row {i}");
         }
     }
+}
+
+fn check_fixture<E: CircomCurve>(name: &str) {
+    let zkey = read(name, "circuit.zkey");
+    assert_eq!(zkey_curve(&zkey).unwrap().name(), E::NAME, "{name}");
+    let checked = read_zkey::<E>(&zkey, ZkeyOptions { check_points: true }).unwrap();
+    let witness = read_wtns::<E::ScalarField>(&read(name, "witness.wtns")).unwrap();
+    let r1cs = read_r1cs::<E::ScalarField>(&read(name, "circuit.r1cs")).unwrap();
+    r1cs.check_witness(&witness).unwrap();
+    assert_eq!(r1cs.n_public(), checked.header.n_public, "{name}");
+    assert_eq!(r1cs.constraints.len(), checked.num_constraints, "{name}");
+    // The zkey's A and B rows are the r1cs file's (read by separate code).
+    assert_rows_are_the_r1cs(name, &checked.matrices, &r1cs);
     // Read from a file, section by section: the same key.
     let path = std::env::temp_dir().join(format!(
         "zkaccel-fixture-{name}-{}.zkey",
@@ -204,19 +213,7 @@ fn r1cs_test_setup_proves_snarkjs_witnesses() {
         assert_eq!(z.header.n_vars, r1cs.n_wires, "{name}");
         assert_eq!(z.header.n_public, r1cs.n_public(), "{name}");
         assert_eq!(z.num_constraints, r1cs.constraints.len(), "{name}");
-        for (m, matrix) in z.matrices.iter().enumerate() {
-            for (i, (row, con)) in matrix.to_rows().iter().zip(&r1cs.constraints).enumerate() {
-                let mut ours: Vec<(usize, Fr)> = row.iter().map(|&(c, j)| (j, c)).collect();
-                let mut theirs: Vec<_> = con[m]
-                    .iter()
-                    .copied()
-                    .filter(|(_, c)| !c.is_zero())
-                    .collect();
-                ours.sort_by_key(|e| e.0);
-                theirs.sort_by_key(|e| e.0);
-                assert_eq!(ours, theirs, "{name}: matrix {m} row {i}");
-            }
-        }
+        assert_rows_are_the_r1cs(name, &z.matrices, &r1cs);
         let prover = CircomProver::from_parts(z, Backend::Cpu, Default::default());
         let out = prover.prove(&witness, &mut rng).unwrap();
         assert!(prover.verify(&out.proof, &out.public).unwrap(), "{name}");
