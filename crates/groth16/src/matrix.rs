@@ -161,13 +161,6 @@ impl<F: Field> CsrMatrix<F> {
     pub fn num_entries(&self) -> usize {
         self.columns.len()
     }
-
-    /// Bytes held by the three arrays.
-    pub fn heap_bytes(&self) -> usize {
-        self.row_starts.len() * size_of::<usize>()
-            + self.columns.len() * size_of::<u32>()
-            + self.values.len() * size_of::<F>()
-    }
 }
 
 impl<F: Field> ConstraintMatrix<F> for CsrMatrix<F> {
