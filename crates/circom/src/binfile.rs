@@ -352,6 +352,45 @@ impl<R: Read + Seek> Section<'_, R> {
         Ok(())
     }
 
+    /// Reads the next `count` records of `size` bytes in chunks of at most
+    /// `per_chunk` records and calls `f(first record's index, chunk)` on
+    /// each, in order, while the next chunk is read on another thread (a
+    /// read from the page cache is a single-threaded copy in the kernel,
+    /// a sixth of a 2^20 key's load on 2 cores). Stops at the first error,
+    /// `f`'s (a message about this section) before the read's.
+    pub(crate) fn for_each_chunk(
+        &mut self,
+        count: usize,
+        size: usize,
+        per_chunk: usize,
+        mut f: impl FnMut(usize, &[u8]) -> Result<(), String> + Send,
+    ) -> Result<(), CircomError>
+    where
+        R: Send,
+    {
+        let per = per_chunk.max(1);
+        let cap = per.min(count) * size;
+        let (mut cur, mut next) = (vec![0u8; cap], vec![0u8; cap]);
+        self.read(&mut cur[..per.min(count) * size])?;
+        let mut done = 0;
+        while done < count {
+            let k = per.min(count - done);
+            let k_next = per.min(count - done - k);
+            let (read, used) = rayon::join(
+                || match k_next {
+                    0 => Ok(()),
+                    _ => self.read(&mut next[..k_next * size]),
+                },
+                || f(done, &cur[..k * size]),
+            );
+            used.map_err(|msg| self.err(msg))?;
+            read?;
+            core::mem::swap(&mut cur, &mut next);
+            done += k;
+        }
+        Ok(())
+    }
+
     /// The next little-endian `u32`.
     pub(crate) fn u32(&mut self) -> Result<u32, CircomError> {
         let mut b = [0u8; 4];

@@ -68,7 +68,7 @@ impl<E: CircomCurve> CircomProver<E> {
 
     /// Reads and decodes a zkey from a seekable reader ([`read_zkey_from`]).
     pub fn from_zkey_reader(
-        reader: impl std::io::Read + std::io::Seek,
+        reader: impl std::io::Read + std::io::Seek + Send,
         backend: Backend,
         opts: ZkeyOptions,
     ) -> Result<Self, CircomError> {

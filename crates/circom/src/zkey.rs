@@ -24,6 +24,7 @@ use ark_ff::{BigInt, Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use rayon::prelude::*;
 use std::io::{Read, Seek};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, Qap};
 
 const MAGIC: &[u8; 4] = b"zkey";
@@ -131,9 +132,11 @@ const CHUNK_BYTES: usize = 4 << 20;
 
 /// Decodes section `id`, `count` points of `size` bytes, in chunks, each
 /// decoded in parallel straight into the result (no copy of the section,
-/// no intermediate vector). `zero` fills the slots before they are decoded.
+/// no intermediate vector; the threads that decode also first touch the
+/// result's pages) while the next chunk is read. `zero` stands in for a
+/// point that does not decode, which is then an error.
 #[allow(clippy::too_many_arguments)]
-fn points<T: Copy + Send + Sync, R: Read + Seek>(
+fn points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     file: &mut SeekFile<R>,
     id: u32,
     what: &'static str,
@@ -151,38 +154,27 @@ fn points<T: Copy + Send + Sync, R: Read + Seek>(
         bytes as u64,
         &format!("{count} {what} points of {size} bytes"),
     )?;
-    let per_chunk = (CHUNK_BYTES / size).max(1);
-    let mut buf = vec![0u8; per_chunk.min(count) * size];
+    let why = if valid.is_some() {
+        "a coordinate not below the modulus, or not on the curve or not in the subgroup"
+    } else {
+        "a coordinate not below the modulus"
+    };
     let mut out = Vec::with_capacity(count);
-    while out.len() < count {
-        let done = out.len();
-        let k = per_chunk.min(count - done);
-        let chunk = &mut buf[..k * size];
-        s.read(chunk)?;
-        out.resize(done + k, zero);
-        let bad = out[done..]
-            .par_iter_mut()
-            .zip(chunk.par_chunks_exact(size))
-            .enumerate()
-            .filter_map(
-                |(i, (o, b))| match decode(b).filter(|p| valid.is_none_or(|v| v(p))) {
-                    Some(p) => {
-                        *o = p;
-                        None
-                    }
-                    None => Some(i),
-                },
-            )
-            .min();
-        if let Some(i) = bad {
-            let why = if valid.is_some() {
-                "a coordinate not below the modulus, or not on the curve or not in the subgroup"
-            } else {
-                "a coordinate not below the modulus"
-            };
-            return Err(s.err(format!("{what} point {}: {why}", done + i)));
+    let bad = AtomicUsize::new(usize::MAX);
+    s.for_each_chunk(count, size, CHUNK_BYTES / size, |done, chunk| {
+        out.par_extend(chunk.par_chunks_exact(size).enumerate().map(|(i, b)| {
+            decode(b)
+                .filter(|p| valid.is_none_or(|v| v(p)))
+                .unwrap_or_else(|| {
+                    bad.fetch_min(done + i, Ordering::Relaxed);
+                    zero
+                })
+        }));
+        match bad.load(Ordering::Relaxed) {
+            usize::MAX => Ok(()),
+            i => Err(format!("{what} point {i}: {why}")),
         }
-    }
+    })?;
     Ok(out)
 }
 
@@ -210,10 +202,11 @@ pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey
 /// Reads a Groth16 zkey of curve `E` from a seekable reader, such as a
 /// [`std::fs::File`]: a section at a time, the large ones in chunks of a
 /// few megabytes, so the key is never in memory twice (its bytes beside
-/// its decoded points). Errors name the section and the point or
-/// coefficient at fault.
+/// its decoded points); the next chunk is read while one is decoded
+/// (hence `Send`). Errors name the section and the point or coefficient at
+/// fault.
 pub fn read_zkey_from<E: CircomCurve>(
-    reader: impl Read + Seek,
+    reader: impl Read + Seek + Send,
     opts: ZkeyOptions,
 ) -> Result<Zkey<E>, CircomError> {
     let mut file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
@@ -323,6 +316,15 @@ pub fn read_zkey_from<E: CircomCurve>(
     })
 }
 
+/// `n` copies of `x`, written in parallel: both threads take the
+/// first-touch page faults (`vec![x; n]` leaves them all to one thread, or,
+/// for zeros, to the first writer).
+fn filled<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.par_extend(rayon::iter::repeat_n(x, n));
+    v
+}
+
 /// `R^-1` in the scalar field (`R = 2^256`, the Montgomery radix).
 fn r_inverse<F: PrimeField>() -> F {
     F::from(2u64)
@@ -336,7 +338,7 @@ fn r_inverse<F: PrimeField>() -> F {
 /// into compressed rows; the public-input rows snarkjs appends are checked
 /// and dropped.
 #[allow(clippy::type_complexity)]
-fn coefficients<E: CircomCurve, R: Read + Seek>(
+fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
     file: &mut SeekFile<R>,
     header: &ZkeyHeader,
 ) -> Result<([CsrMatrix<E::ScalarField>; 2], usize), CircomError> {
@@ -348,8 +350,7 @@ fn coefficients<E: CircomCurve, R: Read + Seek>(
         &format!("{count} coefficients of {entry} bytes"),
     )?;
     let data_start = c.position();
-    let per_chunk = (CHUNK_BYTES / entry).max(1);
-    let mut buf = vec![0u8; per_chunk.min(count) * entry];
+    let per_chunk = CHUNK_BYTES / entry;
     let u32_at = |b: &[u8], i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
     let ids = |b: &[u8]| (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize);
     let (domain_size, n_vars, n_public) = (header.domain_size, header.n_vars, header.n_public);
@@ -357,22 +358,19 @@ fn coefficients<E: CircomCurve, R: Read + Seek>(
     // Pass 1: every index in range, the entries of each row counted.
     let mut counts = [vec![0u32; domain_size], vec![0u32; domain_size]];
     let mut max_row = None::<usize>;
-    let mut i = 0;
-    while i < count {
-        let k = per_chunk.min(count - i);
-        c.read(&mut buf[..k * entry])?;
-        for b in buf[..k * entry].chunks_exact(entry) {
+    c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
+        for (i, b) in (first..).zip(chunk.chunks_exact(entry)) {
             let (m, row, signal) = ids(b);
             if m > 1 || row >= domain_size || signal >= n_vars {
-                return Err(c.err(format!(
+                return Err(format!(
                     "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): matrix not 0 or 1, constraint not below domainSize = {domain_size}, or signal not below nVars = {n_vars}"
-                )));
+                ));
             }
             counts[m as usize][row] += 1;
             max_row = max_row.max(Some(row));
-            i += 1;
         }
-    }
+        Ok(())
+    })?;
 
     // snarkjs appends one row per public signal and the leading one:
     // A[nConstraints + s] = 1 * signal s, for s = 0..=nPublic. The last of
@@ -404,34 +402,39 @@ fn coefficients<E: CircomCurve, R: Read + Seek>(
         }
         starts
     });
-    let mut columns = starts.each_ref().map(|s| vec![0u32; s[num_constraints]]);
-    let mut values = starts
-        .each_ref()
-        .map(|s| vec![<E::Fr as ark_ff::Zero>::zero(); s[num_constraints]]);
+    let zero = <E::Fr as ark_ff::Zero>::zero();
+    let mut columns = starts.each_ref().map(|s| filled(s[num_constraints], 0u32));
+    let mut values = starts.each_ref().map(|s| filled(s[num_constraints], zero));
 
     // Pass 2: the values, placed in their rows in file order. A value `v`
     // is stored as the integer `c = v R^2`; read as a Montgomery form, `c`
     // is the element `c R^-1 = v R`, so one multiplication by `R^-1` gives
-    // `v` (in parallel).
+    // `v` (in parallel, into a buffer reused by every chunk).
     let r_inv = r_inverse::<E::Fr>();
     let mut input_rows = vec![false; n_public + 1];
+    let mut vals = Vec::with_capacity(per_chunk.min(count));
     c.seek_to(data_start)?;
-    let mut i = 0;
-    while i < count {
-        let k = per_chunk.min(count - i);
-        let chunk = &mut buf[..k * entry];
-        c.read(chunk)?;
-        let vals: Vec<Option<E::Fr>> = chunk
-            .par_chunks_exact(entry)
-            .map(|b| E::fr_from_mont(&b[12..]).map(|v| v * r_inv))
-            .collect();
-        for (b, v) in chunk.chunks_exact(entry).zip(vals) {
+    c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
+        let bad = AtomicUsize::new(usize::MAX);
+        vals.clear();
+        vals.par_extend(chunk.par_chunks_exact(entry).enumerate().map(|(i, b)| {
+            E::fr_from_mont(&b[12..]).map_or_else(
+                || {
+                    bad.fetch_min(i, Ordering::Relaxed);
+                    zero
+                },
+                |v| v * r_inv,
+            )
+        }));
+        let bad = bad.into_inner();
+        for (k, (b, &v)) in chunk.chunks_exact(entry).zip(&vals).enumerate() {
             let (m, row, signal) = ids(b);
-            let v = v.ok_or_else(|| {
-                c.err(format!(
+            let i = first + k;
+            if k == bad {
+                return Err(format!(
                     "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): value not below r"
-                ))
-            })?;
+                ));
+            }
             if row < num_constraints {
                 let m = m as usize;
                 let at = starts[m][row] + counts[m][row] as usize;
@@ -441,15 +444,15 @@ fn coefficients<E: CircomCurve, R: Read + Seek>(
             } else {
                 let s = row - num_constraints;
                 if m != 0 || signal != s || v != E::Fr::ONE || input_rows[s] {
-                    return Err(c.err(format!(
+                    return Err(format!(
                         "coefficient {i}: row {row} is a public-input row, which must hold exactly A = 1 * signal {s} (found matrix {m}, signal {signal})"
-                    )));
+                    ));
                 }
                 input_rows[s] = true;
             }
-            i += 1;
         }
-    }
+        Ok(())
+    })?;
     if let Some(s) = input_rows.iter().position(|&seen| !seen) {
         return Err(c.err(format!(
             "the public-input row {} (signal {s}) is missing",
@@ -610,5 +613,117 @@ trait ToBytesLeVec {
 impl ToBytesLeVec for BigInt<4> {
     fn to_bytes_le_vec(&self) -> Vec<u8> {
         ark_ff::BigInteger::to_bytes_le(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Sections longer than one chunk ([`CHUNK_BYTES`]), whose errors must
+    //! name the index in the section, not in the chunk.
+    use super::*;
+    use crate::binfile::BinWriter;
+    use ark_bn254::{Bn254, Fr, G1Affine};
+
+    /// A container holding section `id` with `body`, opened for reading.
+    fn container(id: u32, body: &[u8]) -> SeekFile<std::io::Cursor<Vec<u8>>> {
+        let mut w = BinWriter::new(MAGIC, 1, 1);
+        w.section(id, body);
+        SeekFile::scan(std::io::Cursor::new(w.buf), FileKind::Zkey, MAGIC, 1).unwrap()
+    }
+
+    #[test]
+    fn points_past_the_first_chunk_are_named_by_their_index() {
+        let per_chunk = CHUNK_BYTES / 64;
+        let count = 2 * per_chunk + 3;
+        // All at infinity (zero coordinates), but one: its x is the modulus.
+        let mut body = vec![0u8; count * 64];
+        let z = G1Affine::identity();
+        let read = |b: &[u8]| {
+            points(
+                &mut container(5, b),
+                5,
+                "PointsA",
+                count,
+                64,
+                z,
+                Bn254::g1_from_mont,
+                None,
+            )
+        };
+        let ok = read(&body).unwrap();
+        assert_eq!(ok.len(), count);
+        assert!(ok.iter().all(|p| p.is_zero()));
+        for bad in [per_chunk - 1, per_chunk, 2 * per_chunk + 2] {
+            let mut b = body.clone();
+            b[bad * 64..bad * 64 + 32].copy_from_slice(&Bn254::q_le());
+            let e = read(&b).unwrap_err().to_string();
+            assert!(e.contains(&format!("PointsA point {bad}:")), "{e}");
+        }
+        // The first bad point is named when two chunks hold one each.
+        body[(per_chunk + 5) * 64..(per_chunk + 5) * 64 + 32].copy_from_slice(&Bn254::q_le());
+        body[7 * 64 + 32..8 * 64].copy_from_slice(&Bn254::q_le());
+        let e = read(&body).unwrap_err().to_string();
+        assert!(e.contains("PointsA point 7:"), "{e}");
+    }
+
+    #[test]
+    fn coefficients_past_the_first_chunk_are_placed_and_named() {
+        // Constraint r: A = (r + 1) * signal 1, B = 2 * signal 2 on even
+        // rows; then the public row A[n] = 1 * signal 0 (no public input).
+        let n = CHUNK_BYTES / 44 + 1000;
+        let r2 = Fr::from(2u64).pow([512u64]);
+        let stored = |v: Fr| {
+            // The file holds the integer v R^2; fr_to_le writes a plain integer.
+            let mut out = Vec::new();
+            fr_to_le(&(v * r2), &mut out);
+            out
+        };
+        let mut entries = Vec::new();
+        for r in 0..n {
+            entries.push((0u32, r as u32, 1u32, Fr::from(r as u64 + 1)));
+            if r % 2 == 0 {
+                entries.push((1, r as u32, 2, Fr::from(2u64)));
+            }
+        }
+        entries.push((0, n as u32, 0, Fr::from(1u64)));
+        let body = |bad: Option<usize>| {
+            let mut b = (entries.len() as u32).to_le_bytes().to_vec();
+            for (i, &(m, row, s, v)) in entries.iter().enumerate() {
+                for x in [m, row, s] {
+                    b.extend_from_slice(&x.to_le_bytes());
+                }
+                match bad == Some(i) {
+                    true => b.extend_from_slice(&[0xff; 32]),
+                    false => b.extend_from_slice(&stored(v)),
+                }
+            }
+            b
+        };
+        let header = ZkeyHeader {
+            curve: Curve::Bn254,
+            n_vars: 3,
+            n_public: 0,
+            domain_size: (n + 1).next_power_of_two(),
+        };
+        let read = |b: &[u8]| coefficients::<Bn254, _>(&mut container(4, b), &header);
+        let ([a, b], constraints) = read(&body(None)).unwrap();
+        assert_eq!(constraints, n);
+        let (ra, rb) = (a.to_rows(), b.to_rows());
+        assert_eq!(ra.len(), n);
+        for r in [0, 1, CHUNK_BYTES / 44, n - 1] {
+            assert_eq!(ra[r], vec![(Fr::from(r as u64 + 1), 1)], "A row {r}");
+            let want = if r % 2 == 0 {
+                vec![(Fr::from(2u64), 2)]
+            } else {
+                vec![]
+            };
+            assert_eq!(rb[r], want, "B row {r}");
+        }
+        let bad = entries.len() - 7;
+        let e = read(&body(Some(bad))).unwrap_err().to_string();
+        assert!(
+            e.contains(&format!("coefficient {bad} (")) && e.contains("not below r"),
+            "{e}"
+        );
     }
 }

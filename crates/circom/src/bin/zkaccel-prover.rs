@@ -185,8 +185,8 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
 }
 
 /// A zkey to read a section at a time.
-trait KeySource: Read + Seek {}
-impl<T: Read + Seek> KeySource for T {}
+trait KeySource: Read + Seek + Send {}
+impl<T: Read + Seek + Send> KeySource for T {}
 
 /// Opens the zkey at `path` to be read a section at a time, in chunks, so
 /// that its bytes are never in memory beside the decoded key; a file that
