@@ -22,14 +22,24 @@
 # RSS come from /usr/bin/time. ZKACCEL_BENCH_ROUNDS (default 5) rounds; the order of the
 # two provers alternates each round. ZKACCEL_KERNEL=adx or portable measures zkaccel's
 # fallback kernels on a CPU with AVX-512 IFMA.
+#
+# With the key loaded once: RAPIDSNARK_LOADED names a program that takes "circuit.zkey
+# witness.wtns proof.json public.json ROUNDS", loads the key once, proves ROUNDS times and
+# prints "median prove X ms" (for rapidsnark, a few lines of C++ over its library's
+# groth16_prover_create and groth16_prover_prove; not built here). zkaccel's side is the
+# example prove_loaded, which has that interface. ZKACCEL_BENCH_ROUNDS processes of each,
+# alternating, ZKACCEL_LOADED_ROUNDS (default 3) proofs a process; the median of the
+# processes' medians. Proofs checked as above.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ZKACCEL_BENCH_ROUNDS:-5}
 OUT=$PWD/target/bench-circom
 mkdir -p "$OUT"
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
-cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover
+cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover --example prove_loaded
 ZK=$PWD/target/release/zkaccel-prover
+ZK_LOADED=$PWD/target/release/examples/prove_loaded
+LOADED_ROUNDS=${ZKACCEL_LOADED_ROUNDS:-3}
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')
 flags=$(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')
@@ -54,11 +64,29 @@ run() { # name zkey wtns dir cmd...
     cat "$dir/$name.time"
 }
 
+# One process with the key loaded once: prints its median milliseconds a proof.
+loaded() { # name dir cmd...
+    local name=$1 dir=$2
+    shift 2
+    rm -f "$dir/$name.proof.json" "$dir/$name.public.json"
+    "$@" "$dir/circuit.zkey" "$dir/witness.wtns" "$dir/$name.proof.json" "$dir/$name.public.json" \
+        "$LOADED_ROUNDS" >"$dir/$name.log" 2>&1 ||
+        { echo "$name failed: $(tail -3 "$dir/$name.log")" >&2; exit 1; }
+    "$ZK" verify "$dir/vkey.json" "$dir/$name.public.json" "$dir/$name.proof.json" >/dev/null ||
+        { echo "$name wrote a proof that does not verify" >&2; exit 1; }
+    if [ -n "${ZKACCEL_SNARKJS:-}" ]; then
+        "$ZKACCEL_SNARKJS" groth16 verify "$dir/vkey.json" "$dir/$name.public.json" \
+            "$dir/$name.proof.json" >/dev/null || { echo "snarkjs rejects $name's proof" >&2; exit 1; }
+    fi
+    sed -n 's/^median prove \([0-9.]*\) ms$/\1/p' "$dir/$name.log"
+}
+
 median() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 printf '| circuit | domain | zkaccel-prover | peak RSS | rapidsnark prover | peak RSS | rapidsnark / zkaccel |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|\n'
 DEFAULT_BLOCKS="1 6 24"
+loaded_rows=()
 [ "${ZKACCEL_BENCH_CIRCUIT:-arkworks}" = circom ] && DEFAULT_BLOCKS="2 8 33"
 for blocks in "${@:-$DEFAULT_BLOCKS}"; do
     for b in $blocks; do
@@ -97,7 +125,31 @@ for blocks in "${@:-$DEFAULT_BLOCKS}"; do
         else
             printf '| %s | 2^%s | %s s | %d MiB | - | - | - |\n' "$name" "$log2" "$zt" $((zm / 1024))
         fi
+        if [ -n "${RAPIDSNARK_LOADED:-}" ]; then
+            : >"$dir/zkl.times"
+            : >"$dir/rsl.times"
+            for ((i = 0; i < ROUNDS; i++)); do
+                if ((i % 2 == 0)); then
+                    loaded zkl "$dir" "$ZK_LOADED" >>"$dir/zkl.times"
+                    loaded rsl "$dir" "$RAPIDSNARK_LOADED" >>"$dir/rsl.times"
+                else
+                    loaded rsl "$dir" "$RAPIDSNARK_LOADED" >>"$dir/rsl.times"
+                    loaded zkl "$dir" "$ZK_LOADED" >>"$dir/zkl.times"
+                fi
+            done
+            zl=$(median <"$dir/zkl.times")
+            rl=$(median <"$dir/rsl.times")
+            loaded_rows+=("$(printf '| %s | 2^%s | %s ms | %s ms | %.2fx |' "$name" "$log2" "$zl" "$rl" \
+                "$(awk -v a="$rl" -v b="$zl" 'BEGIN { print a / b }')")")
+        fi
     done
 done
+if [ ${#loaded_rows[@]} -gt 0 ]; then
+    echo
+    echo "Key loaded once, per proof ($LOADED_ROUNDS proofs a process, $ROUNDS processes each):"
+    printf '| circuit | domain | zkaccel prove_loaded | rapidsnark, key loaded | rapidsnark / zkaccel |\n'
+    printf '|---|---:|---:|---:|---:|\n'
+    printf '%s\n' "${loaded_rows[@]}"
+fi
 echo
 echo "zkaccel $kernels"
