@@ -53,6 +53,9 @@ fn bases(n: usize, rng: &mut ChaCha20Rng) -> Vec<G1Affine> {
 }
 
 fn main() {
+    // The library's log lines (backend choice, GPU fallbacks, GPU profiles);
+    // RUST_LOG overrides the level.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let args: Vec<String> = std::env::args().collect();
     let reps = logs(&args, "--reps", &[5])[0].max(1) as usize;
     let ctx = match CudaContext::new(0) {

@@ -367,6 +367,9 @@ fn run(a: &Args) -> Result<(String, bool), String> {
 }
 
 fn main() -> ExitCode {
+    // The library's log lines (backend choice, GPU fallbacks, GPU profiles);
+    // RUST_LOG overrides the level.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let parsed = flags::Flags::parse(
         &raw,

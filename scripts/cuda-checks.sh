@@ -87,6 +87,6 @@ echo "== the prove example with --features cuda --backend auto (no GPU: falls ba
 out=$(cargo run --profile test --features cuda --example prove -- \
     --circuit mimc --size 1024 --rounds 1 --backend auto 2>&1)
 echo "$out" | grep -E "backend auto ->|speed-up|byte-identical"
-echo "$out" | grep -q "zkaccel-groth16: backend auto -> " || { echo "no backend log line" >&2; exit 1; }
+echo "$out" | grep -q "zkaccel_groth16::backend\] backend auto -> " || { echo "no backend log line" >&2; exit 1; }
 echo "$out" | grep -q "proofs byte-identical: true; both verify with ark-groth16: true" \
     || { echo "the proof under --features cuda is wrong" >&2; exit 1; }

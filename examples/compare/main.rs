@@ -166,6 +166,9 @@ fn run<P: CurveMul>(a: &Args) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
+    // The library's log lines (backend choice, GPU fallbacks, GPU profiles);
+    // RUST_LOG overrides the level.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let raw: Vec<String> = std::env::args().skip(1).collect();
     let out = match raw.split_first() {
         Some((w, rest)) if w == "scalar-mul" => scalar_mul_main(rest),

@@ -512,6 +512,9 @@ fn write(out: &Path, md: &str) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    // The library's log lines (backend choice, GPU fallbacks, GPU profiles);
+    // RUST_LOG overrides the level.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let cfg = match config() {
         Ok(c) => c,
         Err(e) => {

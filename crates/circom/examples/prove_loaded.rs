@@ -22,6 +22,9 @@ fn at(path: &str) -> impl Fn(zkaccel_circom::CircomError) -> String + '_ {
 }
 
 fn main() -> Result<(), String> {
+    // The library's log lines (backend choice, GPU fallbacks, GPU profiles);
+    // RUST_LOG overrides the level.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [zkey, wtns, proof_out, public_out, rounds] = &args[..] else {
         return Err(

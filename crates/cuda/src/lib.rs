@@ -23,8 +23,8 @@
 //!   tests against arkworks and zkaccel-dbc on every build, GPU or not.
 //! - [`CudaContext`]: the device, its module and stream (feature `cuda`;
 //!   without it, `CudaContext::new` answers [`CudaError::NotCompiled`]).
-//!   With `ZKACCEL_CUDA_PROFILE` set it prints each pipeline's per-step
-//!   times on stderr.
+//!   With `ZKACCEL_CUDA_PROFILE` set it logs each pipeline's per-step
+//!   times (the `log` facade, level info, target `zkaccel_cuda::profile`).
 //!
 //! # Building with CUDA
 //! `scripts/setup-cuda.sh` installs nvcc, CUDA 12.4's ptxas and the driver

@@ -82,8 +82,8 @@ impl GpuMethod {
 /// The GPU MSM provider for BN254 G1.
 ///
 /// [`CudaMsm::new`] needs a usable GPU. [`CudaMsm::or_cpu`] takes one if
-/// there is one and otherwise runs zkaccel's CPU MSM, saying so once on
-/// standard error with the reason (so a run never silently loses its GPU).
+/// there is one and otherwise runs zkaccel's CPU MSM, logging the
+/// reason at level warn (so a run never silently loses its GPU).
 #[derive(Debug, Clone)]
 pub struct CudaMsm {
     gpu: Option<Arc<CudaContext>>,
@@ -111,14 +111,12 @@ impl CudaMsm {
     }
 
     /// The GPU on device `ordinal` if usable, else the CPU, with one log
-    /// line on standard error naming the reason.
+    /// line (level warn) naming the reason.
     pub fn or_cpu(ordinal: u32) -> CudaMsm {
         match CudaMsm::new(ordinal) {
             Ok(m) => m,
             Err(e) => {
-                eprintln!(
-                    "zkaccel: the CUDA MSM is unavailable ({e}); falling back to the CPU MSM"
-                );
+                log::warn!("the CUDA MSM is unavailable ({e}); falling back to the CPU MSM");
                 CudaMsm {
                     gpu: None,
                     fallback_reason: Some(e),

@@ -145,7 +145,7 @@ pub(crate) fn quotient_job(
 /// The GPU NTT provider for BN254 Fr.
 ///
 /// [`CudaNtt::or_cpu`] takes the GPU when there is one and otherwise runs
-/// zkaccel's CPU NTT, saying so once on standard error.
+/// zkaccel's CPU NTT, logging the reason at level warn.
 #[derive(Debug, Clone)]
 pub struct CudaNtt {
     gpu: Option<Arc<CudaContext>>,
@@ -166,9 +166,7 @@ impl CudaNtt {
         match CudaContext::new(ordinal) {
             Ok(ctx) => CudaNtt::with_context(Arc::new(ctx)),
             Err(e) => {
-                eprintln!(
-                    "zkaccel: the CUDA NTT is unavailable ({e}); falling back to the CPU NTT"
-                );
+                log::warn!("the CUDA NTT is unavailable ({e}); falling back to the CPU NTT");
                 CudaNtt::on_cpu(Some(e))
             }
         }

@@ -27,8 +27,9 @@ use std::sync::Mutex;
 /// Bases kept on the device between MSMs ([`crate::DeviceBases`]).
 pub(crate) type BasesBuffer = DeviceBuffer<DeviceAffine>;
 
-/// Per-step timings of the GPU pipelines, printed on stderr when the
-/// environment variable `ZKACCEL_CUDA_PROFILE` is set: each lap waits for
+/// Per-step timings of the GPU pipelines, logged (level info, target
+/// `zkaccel_cuda::profile`) when the environment variable
+/// `ZKACCEL_CUDA_PROFILE` is set: each lap waits for
 /// the stream, so profiling serialises the steps it measures.
 struct Laps<'a> {
     stream: &'a Stream,
@@ -70,8 +71,9 @@ impl Drop for Laps<'_> {
                 .iter()
                 .map(|(n, ms)| format!("{n} {ms:.3}"))
                 .collect();
-            eprintln!(
-                "zkaccel-cuda profile {}: total {:.3} ms: {}",
+            log::info!(
+                target: "zkaccel_cuda::profile",
+                "{}: total {:.3} ms: {}",
                 self.what,
                 self.last.as_secs_f64() * 1e3,
                 steps.join(", ")

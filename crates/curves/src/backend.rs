@@ -15,8 +15,8 @@ pub enum Backend {
     /// no GPU can be used.
     Cuda,
     /// The GPU for BN254 G1 when one is usable, the CPU otherwise (the
-    /// default). A build with the feature `cuda` says which, once, on
-    /// stderr.
+    /// default). A build with the feature `cuda` logs which, once
+    /// (the `log` facade, level info).
     Auto,
 }
 
@@ -51,8 +51,8 @@ pub(crate) fn gpu_g1() -> Option<&'static CudaMsm> {
     static GPU: OnceLock<Option<CudaMsm>> = OnceLock::new();
     GPU.get_or_init(|| match zkaccel_cuda::shared_context() {
         Ok(ctx) => {
-            eprintln!(
-                "zkaccel-curves: MSMs of BN254 G1 on the GPU ({}: {})",
+            log::info!(
+                "MSMs of BN254 G1 on the GPU ({}: {})",
                 ctx.ordinal(),
                 ctx.name()
             );
@@ -60,7 +60,7 @@ pub(crate) fn gpu_g1() -> Option<&'static CudaMsm> {
         }
         Err(why) => {
             if zkaccel_cuda::COMPILED_WITH_CUDA {
-                eprintln!("zkaccel-curves: backend auto -> cpu ({why})");
+                log::info!("backend auto -> cpu ({why})");
             }
             None
         }

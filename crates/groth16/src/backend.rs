@@ -12,8 +12,9 @@ pub enum Backend {
     /// proving returns [`crate::Groth16Error::BackendUnavailable`] with the
     /// reason.
     Cuda,
-    /// The GPU when one is usable, the CPU otherwise; says which once per
-    /// process on stderr. The environment variable [`BACKEND_ENV`]
+    /// The GPU when one is usable, the CPU otherwise; logs which once per
+    /// process (the `log` facade, level info; a bad [`BACKEND_ENV`] value at
+    /// level warn). The environment variable [`BACKEND_ENV`]
     /// (`ZKACCEL_BACKEND=cpu` or `cuda`) forces the choice, so one machine
     /// can measure both paths.
     Auto,
@@ -90,7 +91,7 @@ fn gpu() -> Result<std::convert::Infallible, String> {
 
 /// Resolves `requested`: `Cuda` is an error naming the reason when no GPU
 /// can be used; `Auto` takes the GPU when it can and says which backend it
-/// chose, and why, once per process on stderr.
+/// chose, and why, once per process (level info).
 pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
     match requested {
         Backend::Cpu => Ok(Resolved::Cpu),
@@ -105,24 +106,22 @@ pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
             static SAID: Once = Once::new();
             match auto_override() {
                 Ok(Some(Backend::Cpu)) => {
-                    SAID.call_once(|| {
-                        eprintln!("zkaccel-groth16: backend auto -> cpu ({BACKEND_ENV}=cpu)")
-                    });
+                    SAID.call_once(|| log::info!("backend auto -> cpu ({BACKEND_ENV}=cpu)"));
                     return Ok(Resolved::Cpu);
                 }
                 Ok(Some(_)) => return resolve(Backend::Cuda),
                 Ok(None) => {}
                 Err(e) => {
                     static WARNED: Once = Once::new();
-                    WARNED.call_once(|| eprintln!("zkaccel-groth16: {e}"));
+                    WARNED.call_once(|| log::warn!("{e}"));
                 }
             }
             match gpu() {
                 #[cfg(feature = "cuda")]
                 Ok(ctx) => {
                     SAID.call_once(|| {
-                        eprintln!(
-                            "zkaccel-groth16: backend auto -> cuda (GPU {}: {}; G1 MSMs and NTTs of BN254 proofs on the GPU)",
+                        log::info!(
+                            "backend auto -> cuda (GPU {}: {}; G1 MSMs and NTTs of BN254 proofs on the GPU)",
                             ctx.ordinal(),
                             ctx.name()
                         )
@@ -132,7 +131,7 @@ pub(crate) fn resolve(requested: Backend) -> Result<Resolved, String> {
                 #[cfg(not(feature = "cuda"))]
                 Ok(never) => match never {},
                 Err(why) => {
-                    SAID.call_once(|| eprintln!("zkaccel-groth16: backend auto -> cpu ({why})"));
+                    SAID.call_once(|| log::info!("backend auto -> cpu ({why})"));
                     Ok(Resolved::Cpu)
                 }
             }

@@ -33,6 +33,9 @@ const USAGE: &str = "usage:
   zkaccel-prover info <circuit.zkey>          (the key's sizes, and the kernels this CPU runs)";
 
 fn main() -> ExitCode {
+    // The library's warnings (a GPU fallback, a bad ZKACCEL_BACKEND);
+    // RUST_LOG=info also shows the backend choice.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(code) => code,
