@@ -1,4 +1,37 @@
-#![doc = include_str!("../README.md")]
+//! Fast zk-SNARK proving for arkworks and circom: multi-scalar
+//! multiplication and NTTs on the CPU (x86-64 assembly, AVX-512 IFMA lanes)
+//! and the GPU, and drop-ins that keep arkworks' and snarkjs' keys and give
+//! byte-identical proofs.
+//!
+//! This crate re-exports the workspace's crates:
+//!
+//! | module | crate | what |
+//! |---|---|---|
+//! | [`circom`] | `zkaccel-circom` | snarkjs files, `CircomProver`, `CircomReduction` |
+//! | [`groth16`] | `zkaccel-groth16` | `NttReduction`, the Groth16 prover with ark-groth16's keys |
+//! | [`curves`] | `zkaccel-curves` | BN254 and BLS12-381 types for unmodified arkworks code |
+//! | [`cpu`] | `zkaccel-cpu` | scalar multiplication and MSM |
+//! | [`ntt`] | `zkaccel-ntt` | the four-step NTT as an `EvaluationDomain` |
+//! | [`dbc`] | `zkaccel-dbc` | double-base chains and their cost model |
+//! | [`cuda`] | `zkaccel-cuda` | the GPU backend (feature `cuda`) |
+//!
+//! ```
+//! use ark_bn254::{Bn254, Fr};
+//! use ark_snark::SNARK;
+//! use rand::SeedableRng;
+//! use zkaccel::groth16::{circuits::MimcChain, Groth16};
+//!
+//! let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+//! let circuit = MimcChain::new(Fr::from(3u64), 64);
+//! let (pk, vk) = Groth16::<Bn254>::circuit_specific_setup(circuit.clone(), &mut rng).unwrap();
+//! // The same proof ark_groth16::Groth16::<Bn254>::prove gives for this RNG.
+//! let proof = Groth16::<Bn254>::prove(&pk, circuit.clone(), &mut rng).unwrap();
+//! assert!(Groth16::<Bn254>::verify(&vk, &circuit.public_inputs(), &proof).unwrap());
+//! ```
+//!
+//! The guides (circom, Groth16, curve types, MSM, NTT, chains, CUDA,
+//! results) are in the repository's
+//! [`docs/`](https://github.com/zkaccel/zkaccel/tree/main/docs) folder.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 

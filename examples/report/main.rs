@@ -500,7 +500,7 @@ fn run(cfg: &Config) -> Result<String, String> {
         md,
         "## Double-base chains (256-bit scalars, {} samples)\n\nCost model D = 7, T = 12.6, A = 15 (the \
          paper's). The paper's column is theirs; the authors' program tries one more leading term than \
-         its δ says (see the README).\n\n{dbc}",
+         its δ says (see docs/dbc.md).\n\n{dbc}",
         cfg.dbc_samples
     );
     Ok(md)

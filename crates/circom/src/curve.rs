@@ -35,7 +35,7 @@ pub trait CircomCurve: AccelPairing<ScalarField = Self::Fr> {
     fn q_le() -> Vec<u8>;
     /// A G1 point from its Montgomery-form coordinates (`2 N8Q` bytes):
     /// `None` if a coordinate is not below the modulus. Not checked to be on
-    /// the curve ([`check_g1`]).
+    /// the curve (`ZkeyOptions::check_points` asks for that).
     fn g1_from_mont(b: &[u8]) -> Option<Self::G1Affine>;
     /// A G2 point from `4 N8Q` bytes (x.c0, x.c1, y.c0, y.c1).
     fn g2_from_mont(b: &[u8]) -> Option<Self::G2Affine>;

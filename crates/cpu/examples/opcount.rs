@@ -1,6 +1,6 @@
 //! Field multiplications (M) and squarings (S) per scalar multiplication, per
 //! method and curve, averaged over 100 random inputs: the theoretical side of
-//! the README's scalar-multiplication table. Prints a Markdown table.
+//! the scalar-multiplication table of docs/scalar-mul.md. Prints a Markdown table.
 //! The inversion of the generic-formula path's base is arkworks code and not
 //! counted; everything else a method does is.
 use ark_ec::short_weierstrass::Projective;

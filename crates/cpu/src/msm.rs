@@ -590,7 +590,7 @@ pub const GLV_MIN_BITS: u32 = 160;
 /// [`GLV_MIN_BITS`], on the terms as given otherwise. `Auto` runs it for
 /// [`GLV_AUTO_TERMS`] terms only: it halves the windows but not the bucket
 /// additions and streams twice the points, which costs more than it saves
-/// from 2^16 terms up (see the README).
+/// from 2^16 terms up (see docs/msm.md).
 pub fn pippenger_glv<P: CurveMul, B: BigInteger>(
     bases: &[Affine<P>],
     scalars: &[B],

@@ -11,7 +11,7 @@
 //! closest term is made with exact integer arithmetic rather than `f64`.
 //!
 //! This is a greedy construction: the chain is short, not always the shortest
-//! with that leading term (the DP in [`crate::optimal`] gives that, see
+//! with that leading term (the optimal DP gives that, see
 //! [`Dbc::optimal_with_leading`](crate::Dbc::optimal_with_leading)). If the window
 //! holds no term that shrinks the remainder, the step looks at every lower
 //! power of three; if even that cannot shrink it (a remainder stranded below

@@ -5,7 +5,7 @@
 //! so a 256-bit input is handled with 5-limb arithmetic and no heap allocation,
 //! while 1024-bit inputs still work. `L` always leaves at least four bits of
 //! headroom above the input, which the algorithms rely on for `6n`, `3n` and
-//! `2 * 2^a 3^b` (see [`limbs_for_bits`]).
+//! `2 * 2^a 3^b` (see `limbs_for_bits`).
 
 // Carry and shift loops index the input and output limbs at related
 // positions; a range loop says that more plainly than zipped iterators.

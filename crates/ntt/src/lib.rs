@@ -16,7 +16,7 @@
 //! | many butterfly units fed in lockstep | on CPUs with AVX-512 IFMA, both passes of the four-step split take eight sub-transforms at a time, one per vector lane, with eight radix-2^52 Montgomery multipliers per instruction (module `lanes`, [`Kernel::Ifma`]) |
 //! | sub-transforms pipelined in parallel | rayon over independent rows (each row is one task) |
 //! | data reordering between butterfly rounds so memory is read contiguously | blocked gather passes (transposes) between the two rounds of rows; the bit reversal of each row's output is folded into the next gather, so there is no separate bit-reversal pass |
-//! | twiddle ROMs | stage-ordered twiddle tables for the row sizes, built once per (field, size) and shared ([`twiddles`](crate::twiddles)); the inter-round twiddles are generated per row |
+//! | twiddle ROMs | stage-ordered twiddle tables for the row sizes, built once per (field, size) and shared (the private `twiddles` module); the inter-round twiddles are generated per row |
 //! | coset handling in the first stage | coset powers applied inside the first gather; inverse scaling `1/n * offset^-i` inside the last gather |
 //!
 //! Memory: the input plus one scratch buffer of the same size (reused across a
