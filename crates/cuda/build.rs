@@ -1,7 +1,8 @@
 //! Builds the kernels of `kernels/` (at the workspace root) two ways:
 //!
-//! - always: `host/emulation.cpp`, which includes the kernels' headers, with
-//!   the `cc` crate (g++), so the tests run the kernels' arithmetic on the host;
+//! - with the feature `emulation` (default): `host/emulation.cpp`, which
+//!   includes the kernels' headers, with the `cc` crate (g++), so the tests
+//!   run the kernels' arithmetic on the host;
 //! - with the feature `cuda`: `kernels/zkaccel.cu` to PTX for `compute_80` with
 //!   nvcc, its `.version` line lowered to 8.0 so drivers of CUDA 12.4 and later
 //!   load it (sound only because CUDA 12.4's ptxas accepts the result, which
@@ -23,6 +24,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=ZKACCEL_NVCC");
     println!("cargo:rerun-if-env-changed=CUDA_PATH");
 
+    #[cfg(feature = "emulation")]
     cc::Build::new()
         .cpp(true)
         .file(manifest.join("host/emulation.cpp"))

@@ -19,8 +19,9 @@
 //!   batches in one launch per pass)
 //!   as [`CudaNtt`], an [`NttProvider`](zkaccel_ntt::NttProvider), and
 //!   Groth16's quotient as one device job ([`CudaNtt::quotient`]).
-//! - [`emulation`]: the same kernels compiled for the host by g++, run by the
-//!   tests against arkworks and zkaccel-dbc on every build, GPU or not.
+//! - `emulation` (feature `emulation`, on by default in this crate, off in
+//!   the crates that depend on it): the same kernels compiled for the host by
+//!   g++, run by the tests against arkworks and zkaccel-dbc, GPU or not.
 //! - [`CudaContext`]: the device, its module and stream (feature `cuda`;
 //!   without it, `CudaContext::new` answers [`CudaError::NotCompiled`]).
 //!   With `ZKACCEL_CUDA_PROFILE` set it logs each pipeline's per-step
@@ -47,6 +48,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod bucket;
+#[cfg(feature = "emulation")]
 pub mod emulation;
 mod error;
 pub mod layout;

@@ -1,6 +1,7 @@
 //! The GPU bucket method, every kernel emulated on the host, against
 //! arkworks' `msm`: dense, sparse and small-scalar inputs up to 2^14, skewed
 //! buckets, every window size, and the edge cases.
+#![cfg(feature = "emulation")] // the host build of the kernels is the reference
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};

@@ -1,6 +1,7 @@
 //! The runtime: what `CudaContext` and `CudaMsm` do on this machine. Without
 //! a GPU (or without the feature `cuda`) the device tests print SKIPPED with
 //! the reason; with one, every GPU result is compared with the CPU's.
+#![cfg(feature = "emulation")] // the host build of the kernels is the reference
 
 use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
 use ark_ec::AffineRepr;

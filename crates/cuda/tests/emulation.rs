@@ -1,6 +1,7 @@
 //! The kernels of `kernels/`, compiled for the host, against arkworks and
 //! zkaccel-dbc: field arithmetic, point formulas, the per-thread chain, and
 //! the per-thread DBC MSM over a simulated grid.
+#![cfg(feature = "emulation")] // the host build of the kernels is the reference
 
 use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};

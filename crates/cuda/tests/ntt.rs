@@ -3,6 +3,7 @@
 //! the subgroup and on a coset, in batches; Groth16's quotient job, alone
 //! and with the MSM of `h` kept on the device; `CudaNtt` as an
 //! `NttProvider`.
+#![cfg(feature = "emulation")] // the host build of the kernels is the reference
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::{AffineRepr, VariableBaseMSM};
