@@ -6,7 +6,8 @@ use crate::zkey::{read_zkey, read_zkey_from, Zkey, ZkeyOptions};
 use ark_ff::{One, UniformRand};
 use ark_groth16::{PreparedVerifyingKey, Proof};
 use ark_std::rand::RngCore;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use zkaccel_groth16::clock::Stopwatch;
 use zkaccel_groth16::{
     backend::{Auto, BackendChoice, Cpu, Cuda},
     Backend, Groth16, ProofTimings, Qap,
@@ -48,7 +49,7 @@ impl<E: CircomCurve> CircomProver<E> {
         backend: Backend,
         opts: ZkeyOptions,
     ) -> Result<Self, CircomError> {
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let zkey = read_zkey::<E>(bytes, opts)?;
         Ok(Self::from_parts(zkey, backend, start.elapsed()))
     }
@@ -72,7 +73,7 @@ impl<E: CircomCurve> CircomProver<E> {
         backend: Backend,
         opts: ZkeyOptions,
     ) -> Result<Self, CircomError> {
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let zkey = read_zkey_from::<E>(reader, opts)?;
         Ok(Self::from_parts(zkey, backend, start.elapsed()))
     }
@@ -83,7 +84,7 @@ impl<E: CircomCurve> CircomProver<E> {
         mut reader: impl std::io::Read,
         backend: Backend,
     ) -> Result<Self, CircomError> {
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let mut bytes = Vec::new();
         reader
             .read_to_end(&mut bytes)

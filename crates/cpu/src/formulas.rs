@@ -116,7 +116,9 @@ struct Kernels {
 }
 
 impl Kernels {
-    /// `Some` on CPUs with BMI2 and ADX; the IFMA token only if `lanes`.
+    /// `Some` on CPUs with BMI2 and ADX; the IFMA token only if `lanes`
+    /// (x86-64 only: elsewhere `Adx::detect` is `None`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn detect(lanes: bool) -> Option<Self> {
         zkaccel_ff::Adx::detect().map(|adx| Kernels {
             adx,

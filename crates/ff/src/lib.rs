@@ -76,8 +76,10 @@ pub trait MontField: PrimeField + FftField {
 
 /// The first four limbs of the modulus and `-p^-1 mod 2^64`, as the assembly
 /// kernels read them (a constant in static memory, not rebuilt per call).
+#[cfg(target_arch = "x86_64")]
 struct AsmConsts<C, const N: usize>(core::marker::PhantomData<C>);
 
+#[cfg(target_arch = "x86_64")]
 impl<C: MontConfig<N>, const N: usize> AsmConsts<C, N> {
     const PINV: [u64; 5] = {
         let mut out = [0u64; 5];

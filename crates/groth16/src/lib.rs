@@ -37,6 +37,7 @@
 pub mod backend;
 #[cfg(feature = "circuits")]
 pub mod circuits;
+pub mod clock;
 mod error;
 mod matrix;
 mod pairing;

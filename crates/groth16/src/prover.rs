@@ -1,5 +1,6 @@
 //! [`Groth16`]: ark-groth16's keys and proofs, zkaccel's MSM and NTT.
 
+use crate::clock::Stopwatch;
 use ark_ec::CurveGroup;
 use ark_ff::{UniformRand, Zero};
 use ark_groth16::{PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey};
@@ -10,7 +11,7 @@ use ark_relations::gr1cs::{
 use ark_snark::{CircuitSpecificSetupSNARK, SNARK};
 use ark_std::rand::{CryptoRng, RngCore};
 use core::marker::PhantomData;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::backend::{self, Auto, BackendChoice};
 use crate::error::Groth16Error;
@@ -31,7 +32,8 @@ pub struct Groth16<E: AccelPairing, B: BackendChoice = Auto> {
 }
 
 /// Wall-clock time of each prover phase (for reports; not used by the
-/// prover itself).
+/// prover itself). All zero on `wasm32-unknown-unknown`, which has no clock
+/// ([`crate::clock::Stopwatch`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ProofTimings {
     /// Circuit synthesis and matrix construction.
@@ -60,7 +62,7 @@ pub struct ProofTimings {
 
 /// Runs `f`, adding its wall-clock time to `slot`.
 fn timed<T>(slot: &mut Duration, f: impl FnOnce() -> T) -> T {
-    let t = Instant::now();
+    let t = Stopwatch::start();
     let r = f();
     *slot += t.elapsed();
     r
@@ -190,7 +192,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         s: E::ScalarField,
         offloads: &Offloads<E>,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let mut synthesis = Duration::ZERO;
         let cs = timed(&mut synthesis, || Self::synthesize(circuit))?;
         let matrices = &cs.to_matrices()?[R1CS_PREDICATE_LABEL];
@@ -297,7 +299,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         offloads: &Offloads<E>,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         let gpu_g1 = &offloads.g1;
-        let start = Instant::now();
+        let start = Stopwatch::start();
         let mut t = ProofTimings::default();
 
         // The key must be this circuit's: every query length is fixed by it.

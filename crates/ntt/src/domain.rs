@@ -213,7 +213,11 @@ impl<F: MontField> NttDomain<F> {
     }
 }
 
-/// Whether [`Kernel::Ifma`] can run for `F` on this CPU.
+/// Whether [`Kernel::Ifma`] can run for `F` on this CPU (never off x86-64).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(clippy::extra_unused_type_parameters)
+)]
 fn lanes_available<F: MontField>() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
@@ -389,4 +393,5 @@ impl<F: FftField> CanonicalDeserialize for NttDomain<F> {
 /// in-cache ADX kernel (2^9: 36 us against 47 us; 2^12: 0.18 ms against
 /// 0.53 ms), at 2^8 it loses (25 us against 20 us; `compare ntt`, medians of
 /// 21 rounds on the 2-core reference machine).
+#[cfg(target_arch = "x86_64")]
 const LANES_MIN_LOG: u32 = 9;
