@@ -1,4 +1,5 @@
-//! Builds the kernels of `kernels/` (at the workspace root) two ways:
+//! Builds the kernels of `kernels/` (in this crate, so `cargo package`
+//! ships them) two ways:
 //!
 //! - with the feature `emulation` (default): `host/emulation.cpp`, which
 //!   includes the kernels' headers, with the `cc` crate (g++), so the tests
@@ -18,7 +19,7 @@ const PTX_ISA: &str = "8.0";
 
 fn main() {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap());
-    let kernels = manifest.join("../../kernels");
+    let kernels = manifest.join("kernels");
     rerun_if_changed_dir(&kernels);
     println!("cargo:rerun-if-changed=host/emulation.cpp");
     println!("cargo:rerun-if-env-changed=ZKACCEL_NVCC");

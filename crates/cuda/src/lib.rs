@@ -1,5 +1,5 @@
-//! zkaccel's CUDA backend: kernels written in CUDA C++ under `kernels/` (at
-//! the workspace root), driven from Rust through `cust`.
+//! zkaccel's CUDA backend: kernels written in CUDA C++ under `kernels/` (in
+//! this crate), driven from Rust through `cust`.
 //!
 //! # What is here
 //! - [`CudaMsm`], an [`MsmProvider`](zkaccel_cpu::MsmProvider) for BN254 G1:
