@@ -47,6 +47,17 @@ echo "CPU: $cpu | flags: $flags| $(nproc) threads | $(free -g | awk '/Mem:/{prin
 [ -n "${RAPIDSNARK:-}" ] && echo "rapidsnark: $RAPIDSNARK"
 echo
 
+# The proof a run wrote must verify (zkaccel-prover verify; snarkjs too with ZKACCEL_SNARKJS).
+check_proof() { # name dir
+    local name=$1 dir=$2
+    "$ZK" verify "$dir/vkey.json" "$dir/$name.public.json" "$dir/$name.proof.json" >/dev/null ||
+        { echo "$name wrote a proof that does not verify" >&2; exit 1; }
+    if [ -n "${ZKACCEL_SNARKJS:-}" ]; then
+        "$ZKACCEL_SNARKJS" groth16 verify "$dir/vkey.json" "$dir/$name.public.json" \
+            "$dir/$name.proof.json" >/dev/null || { echo "snarkjs rejects $name's proof" >&2; exit 1; }
+    fi
+}
+
 # One timed run: prints "seconds peak_kib"; the proof is checked before the time is used.
 run() { # name zkey wtns dir cmd...
     local name=$1 zkey=$2 wtns=$3 dir=$4
@@ -55,12 +66,7 @@ run() { # name zkey wtns dir cmd...
     /usr/bin/time -f "%e %M" -o "$dir/$name.time" "$@" "$zkey" "$wtns" \
         "$dir/$name.proof.json" "$dir/$name.public.json" >/dev/null 2>"$dir/$name.log" ||
         { echo "$name failed: $(tail -3 "$dir/$name.log")" >&2; exit 1; }
-    "$ZK" verify "$dir/vkey.json" "$dir/$name.public.json" "$dir/$name.proof.json" >/dev/null ||
-        { echo "$name wrote a proof that does not verify" >&2; exit 1; }
-    if [ -n "${ZKACCEL_SNARKJS:-}" ]; then
-        "$ZKACCEL_SNARKJS" groth16 verify "$dir/vkey.json" "$dir/$name.public.json" \
-            "$dir/$name.proof.json" >/dev/null || { echo "snarkjs rejects $name's proof" >&2; exit 1; }
-    fi
+    check_proof "$name" "$dir"
     cat "$dir/$name.time"
 }
 
@@ -72,12 +78,7 @@ loaded() { # name dir cmd...
     "$@" "$dir/circuit.zkey" "$dir/witness.wtns" "$dir/$name.proof.json" "$dir/$name.public.json" \
         "$LOADED_ROUNDS" >"$dir/$name.log" 2>&1 ||
         { echo "$name failed: $(tail -3 "$dir/$name.log")" >&2; exit 1; }
-    "$ZK" verify "$dir/vkey.json" "$dir/$name.public.json" "$dir/$name.proof.json" >/dev/null ||
-        { echo "$name wrote a proof that does not verify" >&2; exit 1; }
-    if [ -n "${ZKACCEL_SNARKJS:-}" ]; then
-        "$ZKACCEL_SNARKJS" groth16 verify "$dir/vkey.json" "$dir/$name.public.json" \
-            "$dir/$name.proof.json" >/dev/null || { echo "snarkjs rejects $name's proof" >&2; exit 1; }
-    fi
+    check_proof "$name" "$dir"
     sed -n 's/^median prove \([0-9.]*\) ms$/\1/p' "$dir/$name.log"
 }
 
