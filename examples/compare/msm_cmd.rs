@@ -6,7 +6,8 @@ use ark_ff::{PrimeField, UniformRand};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
-use zkaccel::cpu::{msm_with, CurveMul, MsmAlgorithm, MsmProvider, PreparedBases};
+use zkaccel::cpu::msm::pippenger_with;
+use zkaccel::cpu::{msm_with, CurveMul, FieldOps, MsmAlgorithm, MsmProvider, Plain, PreparedBases};
 
 struct Args {
     curve: String,
@@ -17,6 +18,7 @@ struct Args {
     rounds: usize,
     prepared: bool,
     backend: String,
+    field_ops: Option<String>,
     json: bool,
 }
 
@@ -31,6 +33,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
             "--algorithm",
             "--rounds",
             "--backend",
+            "--field-ops",
         ],
         &["--json", "--prepared"],
     )?;
@@ -43,6 +46,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         rounds: f.num("--rounds", 7)?,
         prepared: f.has("--prepared"),
         backend: f.str("--backend", "cpu"),
+        field_ops: Some(f.str("--field-ops", "")).filter(|v| !v.is_empty()),
         json: f.has("--json"),
     };
     if a.log_n > 24 || a.rounds == 0 {
@@ -153,6 +157,7 @@ pub fn main(rest: &[String]) -> Result<String, String> {
         }
         _ if a.backend == "cuda" => Err("--backend cuda supports --curve bn254-g1 only".into()),
         _ if a.backend != "cpu" => Err(format!("unknown backend {:?} (cpu, cuda)", a.backend)),
+        _ if a.field_ops.is_some() => field_ops_main(&a),
         "bn254-g1" => run::<ark_bn254::g1::Config>(&a, None),
         "bn254-g2" => run::<ark_bn254::g2::Config>(&a, None),
         "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a, None),
@@ -161,4 +166,132 @@ pub fn main(rest: &[String]) -> Result<String, String> {
             "unknown curve {c:?} (bn254-g1, bn254-g2, bls12-381-g1, secp256k1)"
         )),
     }
+}
+
+/// One field arithmetic for the MSM's `--field-ops` cells.
+#[derive(Clone, Copy)]
+enum Ops<Port, Asm> {
+    /// arkworks' operators ([`Plain`]).
+    Arkworks,
+    /// zkaccel-ff's portable kernels.
+    Portable(Port),
+    /// The ADX kernels: without the IFMA lanes (`adx`) or with them where the
+    /// CPU has them (`ifma`).
+    Asm(Asm),
+}
+
+/// `compare msm --field-ops arkworks,portable,adx,ifma`: the same Pippenger
+/// (no GLV split, so only the field arithmetic differs) on each listed
+/// arithmetic, beside arkworks' `VariableBaseMSM::msm`, all in one
+/// interleaved run; every result is checked against arkworks'.
+fn field_ops_main(a: &Args) -> Result<String, String> {
+    use zkaccel::cpu::{AdxFp2Ops, AdxOps, PortableFp2Ops, PortableOps};
+    let asm = |name: &str| match name {
+        "adx" => AdxOps::without_lanes(),
+        _ => AdxOps::new().filter(|_| zkaccel_ff::kernel_in_use() == zkaccel_ff::KernelLevel::Ifma),
+    };
+    let asm2 = |name: &str| match name {
+        "adx" => AdxFp2Ops::without_lanes(),
+        _ => AdxFp2Ops::new()
+            .filter(|_| zkaccel_ff::kernel_in_use() == zkaccel_ff::KernelLevel::Ifma),
+    };
+    match a.curve.as_str() {
+        "bn254-g1" => run_ops::<ark_bn254::g1::Config, _, _>(a, PortableOps, asm),
+        "bn254-g2" => run_ops::<ark_bn254::g2::Config, _, _>(a, PortableFp2Ops, asm2),
+        "bls12-381-g1" => run_ops::<ark_bls12_381::g1::Config, _, _>(a, PortableOps, asm),
+        "bls12-381-g2" => run_ops::<ark_bls12_381::g2::Config, _, _>(a, PortableFp2Ops, asm2),
+        "secp256k1" => run_ops::<ark_secp256k1::Config, _, _>(a, PortableOps, asm),
+        "p256" => run_ops::<ark_secp256r1::Config, _, _>(a, PortableOps, asm),
+        c => Err(format!(
+            "--field-ops: unknown curve {c:?} (bn254-g1, bn254-g2, bls12-381-g1, bls12-381-g2, secp256k1, p256)"
+        )),
+    }
+}
+
+fn run_ops<P, Port, Asm>(
+    a: &Args,
+    port: Port,
+    asm: impl Fn(&str) -> Option<Asm>,
+) -> Result<String, String>
+where
+    P: CurveMul,
+    Port: FieldOps<P::BaseField> + Copy + Send + Sync,
+    Asm: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    let mut cells = Vec::new();
+    for name in a.field_ops.as_deref().unwrap_or_default().split(',') {
+        cells.push((
+            name,
+            match name {
+                "arkworks" => Ops::Arkworks,
+                "portable" => Ops::Portable(port),
+                "adx" | "ifma" => match asm(name) {
+                    Some(o) => Ops::Asm(o),
+                    None => {
+                        // Not on this CPU (or capped by ZKACCEL_KERNEL): say so.
+                        println!(
+                            "field ops {name}: not available here ({}), skipped",
+                            zkaccel_ff::kernel_summary()
+                        );
+                        continue;
+                    }
+                },
+                o => {
+                    return Err(format!(
+                        "--field-ops: unknown {o:?} (arkworks, portable, adx, ifma)"
+                    ))
+                }
+            },
+        ));
+    }
+    let n = 1usize << a.log_n;
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    let bases: Vec<Affine<P>> = crate::inputs::progression(n, &mut rng);
+    let scalars: Vec<P::ScalarField> = (0..n).map(|_| P::ScalarField::rand(&mut rng)).collect();
+    let ints: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+    let run = |o: Ops<Port, Asm>| match o {
+        Ops::Arkworks => pippenger_with(&bases, &ints, Plain),
+        Ops::Portable(p) => pippenger_with(&bases, &ints, p),
+        Ops::Asm(x) => pippenger_with(&bases, &ints, x),
+    };
+    let want = <Projective<P> as VariableBaseMSM>::msm(&bases, &scalars)
+        .map_err(|e| format!("arkworks: {e}"))?;
+    let equal: Vec<bool> = cells.iter().map(|&(_, o)| run(o) == want).collect();
+    let mut fs: Vec<Box<dyn FnMut()>> = cells
+        .iter()
+        .map(|&(_, o)| {
+            Box::new(move || {
+                let _ = black_box(run(o));
+            }) as Box<dyn FnMut()>
+        })
+        .collect();
+    fs.push(Box::new(|| {
+        black_box(
+            <Projective<P> as VariableBaseMSM>::msm(black_box(&bases), black_box(&scalars)).ok(),
+        );
+    }));
+    let mut refs: Vec<&mut dyn FnMut()> = fs
+        .iter_mut()
+        .map(|f| &mut **f as &mut dyn FnMut())
+        .collect();
+    let ms = crate::timing::interleaved_all(a.rounds, &mut refs);
+    let ark = ms[cells.len()];
+    let mut out = format!(
+        "msm field ops on {}: zkaccel's Pippenger (no GLV split) on 2^{} bases, full scalars ({} interleaved rounds; {})\n",
+        a.curve,
+        a.log_n,
+        a.rounds,
+        zkaccel_ff::kernel_summary()
+    );
+    for (((name, _), t), eq) in cells.iter().zip(&ms).zip(&equal) {
+        out += &format!(
+            "  pippenger on {name:<9} {t:>10.2} ms  {:.3}x arkworks' MSM, result equal: {eq}\n",
+            ark / t
+        );
+    }
+    out += &format!("  arkworks VariableBaseMSM {ark:>10.2} ms\n");
+    if equal.iter().any(|e| !e) {
+        return Err(out + "a result differs from arkworks'");
+    }
+    Ok(out)
 }

@@ -5,22 +5,25 @@ use std::time::Instant;
 /// Medians (ms) over `rounds` of running `a` and `b`, alternating which runs
 /// first, so load on a noisy machine falls on both contenders alike.
 pub fn interleaved(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (f64, f64) {
-    let time = |f: &mut dyn FnMut()| {
-        let t = Instant::now();
-        f();
-        t.elapsed().as_secs_f64() * 1e3
-    };
-    let (mut ta, mut tb) = (Vec::with_capacity(rounds), Vec::with_capacity(rounds));
+    let m = interleaved_all(rounds, &mut [&mut a, &mut b]);
+    (m[0], m[1])
+}
+
+/// Medians (ms) over `rounds` of running every contender once per round;
+/// each round starts at a different contender (round `r` at `r mod k`), so
+/// load falls on all of them alike.
+pub fn interleaved_all(rounds: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<f64> {
+    let k = fs.len();
+    let mut times = vec![Vec::with_capacity(rounds); k];
     for r in 0..rounds {
-        if r % 2 == 0 {
-            ta.push(time(&mut a));
-            tb.push(time(&mut b));
-        } else {
-            tb.push(time(&mut b));
-            ta.push(time(&mut a));
+        for j in 0..k {
+            let i = (r + j) % k;
+            let t = Instant::now();
+            fs[i]();
+            times[i].push(t.elapsed().as_secs_f64() * 1e3);
         }
     }
-    (median(ta), median(tb))
+    times.into_iter().map(median).collect()
 }
 
 /// The median of `v` (upper median for even lengths).

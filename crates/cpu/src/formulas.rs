@@ -28,8 +28,9 @@ use zkaccel_ff::MontField;
 
 /// How field multiplications and squarings are performed (and counted).
 ///
-/// Additions default to arkworks' operators; [`AdxOps`] replaces them (and
-/// the multiplications) with zkaccel-ff's branch-free assembly kernels.
+/// Additions default to arkworks' operators; [`AdxOps`] and [`PortableOps`]
+/// replace them (and the multiplications) with zkaccel-ff's branch-free
+/// kernels, in assembly and in portable Rust.
 pub trait FieldOps<F: Field> {
     /// `a * b`.
     fn mul(&mut self, a: &F, b: &F) -> F;
@@ -218,41 +219,23 @@ where
 {
     #[inline(always)]
     fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        let k = self.0.adx;
-        let v0 = k.mul(&a.c0, &b.c0);
-        let v1 = k.mul(&a.c1, &b.c1);
-        let sa = k.add(&a.c0, &a.c1);
-        let sb = k.add(&b.c0, &b.c1);
-        let t = k.mul(&sa, &sb);
-        let c1 = k.sub(&k.sub(&t, &v0), &v1);
-        let mut bv1 = v1;
-        P::mul_fp_by_nonresidue_in_place(&mut bv1);
-        Fp2::new(k.add(&v0, &bv1), c1)
+        fp2_mul(self.0.adx, a, b)
     }
     #[inline(always)]
     fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
-        let k = self.0.adx;
-        if P::NONRESIDUE == -P::Fp::ONE {
-            // (a0 + a1 u)^2 with u^2 = -1: (a0 + a1)(a0 - a1) + 2 a0 a1 u.
-            let s = k.add(&a.c0, &a.c1);
-            let d = k.sub(&a.c0, &a.c1);
-            let m = k.mul(&a.c0, &a.c1);
-            Fp2::new(k.mul(&s, &d), k.add(&m, &m))
-        } else {
-            self.mul(a, a)
-        }
+        fp2_sqr(self.0.adx, a)
     }
     #[inline(always)]
     fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        Fp2::new(self.0.adx.add(&a.c0, &b.c0), self.0.adx.add(&a.c1, &b.c1))
+        fp2_add(self.0.adx, a, b)
     }
     #[inline(always)]
     fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        Fp2::new(self.0.adx.sub(&a.c0, &b.c0), self.0.adx.sub(&a.c1, &b.c1))
+        fp2_sub(self.0.adx, a, b)
     }
     #[inline(always)]
     fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
-        self.add(a, a)
+        fp2_add(self.0.adx, a, a)
     }
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
@@ -275,31 +258,252 @@ where
     }
 }
 
+/// Field arithmetic on zkaccel-ff's portable kernels: branch-free Montgomery
+/// multiplication ([`MontField::mul_fast`]) and modular addition and
+/// subtraction on arkworks' own limbs, in plain Rust. Identical results to
+/// arkworks' operators, without their data-dependent reductions (on random
+/// field elements half of them mispredict).
+///
+/// Every CPU runs it: it is what [`AdxOps`] falls back to on CPUs without
+/// BMI2/ADX (aarch64, wasm32, older x86-64) or under
+/// `ZKACCEL_KERNEL=portable`, and the MSM arithmetic of the curves the
+/// assembly does not cover (BLS12-381's six-limb Fq). For moduli that use
+/// their top bit (secp256k1, P-256) the multiplication is arkworks' own.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortableOps;
+
+impl<F: MontField> FieldOps<F> for PortableOps {
+    #[inline(always)]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        Kernel::mul(*self, a, b)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &F) -> F {
+        // arkworks' dedicated squaring where the modulus has a spare top bit
+        // (fewer limb products: 6% faster in the BN254 MSM than
+        // `mul_fast(a, a)`); for full-width moduli its squaring takes a
+        // general path and the multiplication above is faster.
+        if F::SPARE_BIT {
+            a.square()
+        } else {
+            Kernel::mul(*self, a, a)
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        Kernel::add(*self, a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        Kernel::sub(*self, a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        Kernel::add(*self, a, a)
+    }
+}
+
+/// [`PortableOps`] for quadratic extensions `Fp2` (G2 of BN254 and
+/// BLS12-381): the same Karatsuba formulas as [`AdxFp2Ops`] on the portable
+/// kernels.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortableFp2Ops;
+
+impl<P: Fp2Config> FieldOps<Fp2<P>> for PortableFp2Ops
+where
+    P::Fp: MontField,
+{
+    #[inline(always)]
+    fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        *a * b
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        a.square()
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_add(PortableOps, a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_sub(PortableOps, a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        fp2_add(PortableOps, a, a)
+    }
+}
+
+/// A base-field kernel family of zkaccel-ff: the ADX assembly token or the
+/// portable Rust. The `Fp2` formulas are written once over it.
+trait Kernel: Copy {
+    fn mul<F: MontField>(self, a: &F, b: &F) -> F;
+    fn add<F: MontField>(self, a: &F, b: &F) -> F;
+    fn sub<F: MontField>(self, a: &F, b: &F) -> F;
+}
+
+impl Kernel for zkaccel_ff::Adx {
+    #[inline(always)]
+    fn mul<F: MontField>(self, a: &F, b: &F) -> F {
+        zkaccel_ff::Adx::mul(self, a, b)
+    }
+    #[inline(always)]
+    fn add<F: MontField>(self, a: &F, b: &F) -> F {
+        zkaccel_ff::Adx::add(self, a, b)
+    }
+    #[inline(always)]
+    fn sub<F: MontField>(self, a: &F, b: &F) -> F {
+        zkaccel_ff::Adx::sub(self, a, b)
+    }
+}
+
+impl Kernel for PortableOps {
+    #[inline(always)]
+    fn mul<F: MontField>(self, a: &F, b: &F) -> F {
+        // Chosen by measurement (the MSM with each choice, same run):
+        // - four limbs with a spare top bit (BN254): zkaccel-ff's branch-free
+        //   multiplication, 9-10% faster than arkworks';
+        // - four full-width limbs (secp256k1, P-256): `mul_fast` calls
+        //   arkworks' general multiplication, and calling it that way is 16%
+        //   faster in the secp256k1 MSM than writing `*a * b` here (the
+        //   inlining differs);
+        // - six limbs (BLS12-381): arkworks' multiplication, 7% faster there
+        //   than `mul_fast` (probably because its final subtraction, rarely
+        //   needed for a 381-bit modulus, predicts well, where `mul_fast`
+        //   always pays for the masked one).
+        if F::LIMBS <= 4 {
+            a.mul_fast(b)
+        } else {
+            *a * b
+        }
+    }
+    #[inline(always)]
+    fn add<F: MontField>(self, a: &F, b: &F) -> F {
+        a.add_fast(b)
+    }
+    #[inline(always)]
+    fn sub<F: MontField>(self, a: &F, b: &F) -> F {
+        a.sub_fast(b)
+    }
+}
+
+/// `a * b` in `Fp2` by Karatsuba: 3 base multiplications.
+#[inline(always)]
+fn fp2_mul<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    let v0 = k.mul(&a.c0, &b.c0);
+    let v1 = k.mul(&a.c1, &b.c1);
+    let sa = k.add(&a.c0, &a.c1);
+    let sb = k.add(&b.c0, &b.c1);
+    let t = k.mul(&sa, &sb);
+    let c1 = k.sub(&k.sub(&t, &v0), &v1);
+    let mut bv1 = v1;
+    P::mul_fp_by_nonresidue_in_place(&mut bv1);
+    Fp2::new(k.add(&v0, &bv1), c1)
+}
+
+/// `a^2` in `Fp2`: 2 base multiplications when the non-residue is -1.
+#[inline(always)]
+fn fp2_sqr<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    if P::NONRESIDUE == -P::Fp::ONE {
+        // (a0 + a1 u)^2 with u^2 = -1: (a0 + a1)(a0 - a1) + 2 a0 a1 u.
+        let s = k.add(&a.c0, &a.c1);
+        let d = k.sub(&a.c0, &a.c1);
+        let m = k.mul(&a.c0, &a.c1);
+        Fp2::new(k.mul(&s, &d), k.add(&m, &m))
+    } else {
+        fp2_mul(k, a, a)
+    }
+}
+
+#[inline(always)]
+fn fp2_add<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    Fp2::new(k.add(&a.c0, &b.c0), k.add(&a.c1, &b.c1))
+}
+
+#[inline(always)]
+fn fp2_sub<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    Fp2::new(k.sub(&a.c0, &b.c0), k.sub(&a.c1, &b.c1))
+}
+
 /// Plain field arithmetic; a zero-sized type the optimiser removes.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Plain;
 
-/// Field arithmetic a curve's bulk routines (MSM) select at run time.
+/// Field arithmetic a curve's bulk routines (MSM) select at run time: this
+/// one where the CPU runs it ([`DetectOps::detect`]), else its
+/// [`DetectOps::Fallback`], which every CPU runs.
 pub trait DetectOps: Copy + Send + Sync {
+    /// What runs where [`DetectOps::detect`] finds nothing.
+    type Fallback: Copy + Send + Sync;
     /// This arithmetic, if the CPU runs it.
     fn detect() -> Option<Self>;
+    /// The arithmetic every CPU runs.
+    fn fallback() -> Self::Fallback;
 }
 
 impl DetectOps for Plain {
+    type Fallback = Plain;
     fn detect() -> Option<Self> {
         Some(Plain)
     }
-}
-
-impl DetectOps for AdxOps {
-    fn detect() -> Option<Self> {
-        Self::new()
+    fn fallback() -> Plain {
+        Plain
     }
 }
 
-impl DetectOps for AdxFp2Ops {
+impl DetectOps for PortableOps {
+    type Fallback = PortableOps;
+    fn detect() -> Option<Self> {
+        Some(PortableOps)
+    }
+    fn fallback() -> PortableOps {
+        PortableOps
+    }
+}
+
+impl DetectOps for PortableFp2Ops {
+    type Fallback = PortableFp2Ops;
+    fn detect() -> Option<Self> {
+        Some(PortableFp2Ops)
+    }
+    fn fallback() -> PortableFp2Ops {
+        PortableFp2Ops
+    }
+}
+
+/// Without BMI2/ADX (or under `ZKACCEL_KERNEL=portable`): the same
+/// branch-free arithmetic in portable Rust.
+impl DetectOps for AdxOps {
+    type Fallback = PortableOps;
     fn detect() -> Option<Self> {
         Self::new()
+    }
+    fn fallback() -> PortableOps {
+        PortableOps
+    }
+}
+
+/// Without BMI2/ADX: [`PortableFp2Ops`].
+impl DetectOps for AdxFp2Ops {
+    type Fallback = PortableFp2Ops;
+    fn detect() -> Option<Self> {
+        Self::new()
+    }
+    fn fallback() -> PortableFp2Ops {
+        PortableFp2Ops
     }
 }
 

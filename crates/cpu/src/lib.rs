@@ -31,7 +31,10 @@ pub mod scalar_mul;
 pub mod xyzz;
 
 pub use accel::Accel;
-pub use formulas::{AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, FormulaSet, Plain};
+pub use formulas::{
+    AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, FormulaSet, Plain, PortableFp2Ops,
+    PortableOps,
+};
 pub use msm::{
     msm, msm_bigint_with, msm_chunked, msm_with, CpuMsm, MsmAlgorithm, MsmError, MsmProvider,
 };
@@ -149,9 +152,11 @@ pub trait CurveMul: SWCurveConfig {
 
     /// The field arithmetic of this curve's MSM: zkaccel-ff's assembly
     /// kernels where they cover the base field ([`AdxOps`] for BN254's Fq,
-    /// [`AdxFp2Ops`] for its Fq2), arkworks' operators ([`Plain`]) elsewhere.
-    /// Used when the CPU supports it ([`DetectOps::detect`]).
-    type Ops: FieldOps<Self::BaseField> + DetectOps;
+    /// [`AdxFp2Ops`] for its Fq2), its portable kernels where only they do
+    /// ([`PortableOps`], [`PortableFp2Ops`]), arkworks' operators ([`Plain`])
+    /// elsewhere. Used when the CPU supports it ([`DetectOps::detect`]), its
+    /// [`DetectOps::Fallback`] otherwise.
+    type Ops: FieldOps<Self::BaseField> + DetectOps<Fallback: FieldOps<Self::BaseField>>;
 
     /// Whether `Auto` may use GLV on this curve although its cofactor is not 1:
     /// set where arkworks' own `mul_projective` already reduces the scalar
@@ -240,18 +245,20 @@ macro_rules! glv_curves {
 
 // `true` where arkworks 0.6 overrides `mul_projective` with GLV; the
 // bucket method on zkaccel-ff's assembly where it covers the base field
-// (BN254's Fq: four limbs, below 2^255; and its Fp2 for G2).
+// (BN254's Fq: four limbs, below 2^255; and its Fp2 for G2), on its
+// portable kernels elsewhere (they measured at least as fast as arkworks'
+// operators in the MSM on every curve here: docs/msm.md).
 glv_curves!(
     ark_bn254::g1::Config => true, AdxOps;
     ark_bn254::g2::Config => false, AdxFp2Ops;
-    ark_bls12_381::g1::Config => true, Plain;
-    ark_bls12_381::g2::Config => false, Plain
+    ark_bls12_381::g1::Config => true, PortableOps;
+    ark_bls12_381::g2::Config => false, PortableFp2Ops
 );
 impl CurveMul for ark_secp256k1::Config {
-    type Ops = Plain;
+    type Ops = PortableOps;
 }
 impl CurveMul for ark_secp256r1::Config {
-    type Ops = Plain;
+    type Ops = PortableOps;
 }
 
 /// `k * P` for any integer `k` (little-endian limbs or an arkworks `BigInt`)

@@ -626,7 +626,7 @@ fn split_terms<P: CurveMul, S: Copy + Send + Sync>(
 ) -> (Projective<P>, Vec<Affine<P>>, Vec<S>) {
     match P::Ops::detect() {
         Some(ops) => split_terms_with(bases, scalars, is_zero, is_one, ops),
-        None => split_terms_with(bases, scalars, is_zero, is_one, Plain),
+        None => split_terms_with(bases, scalars, is_zero, is_one, P::Ops::fallback()),
     }
 }
 
@@ -875,7 +875,7 @@ fn pippenger_known_bits<P: CurveMul, B: BigInteger>(
 ) -> Projective<P> {
     match P::Ops::detect() {
         Some(ops) => pippenger_bits(bases, scalars, bits, ops),
-        None => pippenger_bits(bases, scalars, bits, Plain),
+        None => pippenger_bits(bases, scalars, bits, P::Ops::fallback()),
     }
 }
 
@@ -1232,7 +1232,7 @@ pub fn strauss_window(terms: usize, bits: u32) -> u32 {
 pub fn strauss<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
     match P::Ops::detect() {
         Some(ops) => strauss_with(bases, scalars, ops),
-        None => strauss_with(bases, scalars, Plain),
+        None => strauss_with(bases, scalars, P::Ops::fallback()),
     }
 }
 

@@ -263,10 +263,9 @@ fn bls12_381_g1() {
     suite::<ark_bls12_381::g1::Config>();
 }
 
-/// The bucket method with and without the AVX-512 IFMA bulk additions (the
-/// path `Auto` takes depends on the CPU), on random input and on the inputs
-/// that force doublings, cancellations and bucket conflicts.
-fn batch_kernels_agree<P: CurveMul, O>(lanes: O, scalar: O, n: usize)
+/// The bucket method on `ops` equals arkworks on random input and on the
+/// inputs that force doublings, cancellations and bucket conflicts.
+fn ops_agree<P: CurveMul, O>(ops: O, n: usize, name: &str)
 where
     O: zkaccel_cpu::FieldOps<P::BaseField> + Copy + Send + Sync,
 {
@@ -279,33 +278,58 @@ where
         .map(|i| if i % 2 == 0 { b[i] } else { -b[i - 1] })
         .collect();
     let few: Vec<Affine<P>> = (0..n).map(|i| b[i % 3]).collect();
+    let mut with_zero = b.clone();
+    with_zero[n / 2] = Affine::zero();
     for (bases, what) in [
         (&b, "random"),
         (&repeated, "repeated"),
         (&pm, "P and -P"),
         (&few, "three bases"),
+        (&with_zero, "a base at infinity"),
     ] {
         let want = <Projective<P> as VariableBaseMSM>::msm_bigint(bases, &s);
-        assert_eq!(pippenger_with(bases, &s, lanes), want, "lanes: {what}");
-        assert_eq!(pippenger_with(bases, &s, scalar), want, "scalar: {what}");
+        assert_eq!(pippenger_with(bases, &s, ops), want, "{name}: {what}");
     }
 }
 
+/// The bucket method with and without the AVX-512 IFMA bulk additions (the
+/// path `Auto` takes depends on the CPU).
 #[test]
 fn bn254_batch_kernels_agree() {
     use zkaccel_cpu::{AdxFp2Ops, AdxOps};
+    type G1 = ark_bn254::g1::Config;
+    type G2 = ark_bn254::g2::Config;
     match (AdxOps::new(), AdxOps::without_lanes()) {
-        (Some(l), Some(s)) => batch_kernels_agree::<ark_bn254::g1::Config, _>(l, s, 1 << 13),
+        (Some(l), Some(s)) => {
+            ops_agree::<G1, _>(l, 1 << 13, "lanes");
+            ops_agree::<G1, _>(s, 1 << 13, "scalar");
+        }
         _ => {
             let _ = writeln!(std::io::stderr(), "SKIPPED: bn254_batch_kernels_agree G1 (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
         }
     }
     match (AdxFp2Ops::new(), AdxFp2Ops::without_lanes()) {
-        (Some(l), Some(s)) => batch_kernels_agree::<ark_bn254::g2::Config, _>(l, s, 1 << 13),
+        (Some(l), Some(s)) => {
+            ops_agree::<G2, _>(l, 1 << 13, "lanes");
+            ops_agree::<G2, _>(s, 1 << 13, "scalar");
+        }
         _ => {
             let _ = writeln!(std::io::stderr(), "SKIPPED: bn254_batch_kernels_agree G2 (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
         }
     }
+}
+
+/// The portable kernels (what CPUs without BMI2/ADX run, and the MSM
+/// arithmetic of BLS12-381, secp256k1 and P-256 everywhere) on every curve.
+#[test]
+fn portable_kernels_agree() {
+    use zkaccel_cpu::{PortableFp2Ops, PortableOps};
+    ops_agree::<ark_bn254::g1::Config, _>(PortableOps, 1 << 12, "bn254 g1");
+    ops_agree::<ark_bn254::g2::Config, _>(PortableFp2Ops, 1 << 11, "bn254 g2");
+    ops_agree::<ark_bls12_381::g1::Config, _>(PortableOps, 1 << 12, "bls12-381 g1");
+    ops_agree::<ark_bls12_381::g2::Config, _>(PortableFp2Ops, 1 << 10, "bls12-381 g2");
+    ops_agree::<ark_secp256k1::Config, _>(PortableOps, 1 << 12, "secp256k1");
+    ops_agree::<ark_secp256r1::Config, _>(PortableOps, 1 << 12, "p256");
 }
 
 /// Integers at and beyond the group order are multiplied as integers

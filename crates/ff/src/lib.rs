@@ -49,6 +49,14 @@ pub trait MontField: PrimeField + FftField {
     /// Whether [`MontField::mul_adx`] may be used for this field: four limbs
     /// and a modulus below 2^255.
     const ADX_MUL: bool;
+    /// The number of 64-bit limbs.
+    const LIMBS: usize;
+    /// Whether the modulus leaves the top bit of its top limb free
+    /// (arkworks' `CAN_USE_NO_CARRY_MUL_OPT`): then
+    /// [`MontField::mul_fast`] runs its own branch-free multiplication, and
+    /// arkworks' squaring its fast "no-carry" path; otherwise both are
+    /// arkworks' general ones.
+    const SPARE_BIT: bool;
     /// `self * other` with the BMI2/ADX assembly kernel.
     ///
     /// # Safety
@@ -203,6 +211,8 @@ fn reduce_once<const N: usize>(x: [u64; N], high: u64, p: &[u64; N]) -> [u64; N]
 
 impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
     const ADX_MUL: bool = cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 0;
+    const LIMBS: usize = N;
+    const SPARE_BIT: bool = C::CAN_USE_NO_CARRY_MUL_OPT;
 
     #[inline(always)]
     fn mont_limbs(&self) -> [u64; 4] {

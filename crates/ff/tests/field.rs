@@ -53,3 +53,21 @@ fn field_kernels_match_arkworks() {
     check::<ark_bn254::Fq>(3);
     check::<ark_bls12_381::Fq>(4);
 }
+
+/// The shape constants the MSM's portable arithmetic chooses by, against the
+/// moduli as written out (not as the implementation derives them); the
+/// `const` assertions fail the build.
+#[test]
+fn limbs_and_spare_bit_follow_the_modulus() {
+    // BN254's q < 2^254: four limbs, top bit free.
+    assert_eq!(<ark_bn254::Fq as MontField>::LIMBS, 4);
+    const { assert!(<ark_bn254::Fq as MontField>::SPARE_BIT) };
+    // BLS12-381's q < 2^381: six limbs, top bit free.
+    assert_eq!(<ark_bls12_381::Fq as MontField>::LIMBS, 6);
+    const { assert!(<ark_bls12_381::Fq as MontField>::SPARE_BIT) };
+    // secp256k1's q = 2^256 - 2^32 - 977 and P-256's q = 2^256 - 2^224 + ...:
+    // the top bit is used.
+    assert_eq!(<ark_secp256k1::Fq as MontField>::LIMBS, 4);
+    const { assert!(!<ark_secp256k1::Fq as MontField>::SPARE_BIT) };
+    const { assert!(!<ark_secp256r1::Fq as MontField>::SPARE_BIT) };
+}
