@@ -186,32 +186,32 @@ enum Ops<Port, Asm> {
 /// interleaved run; every result is checked against arkworks'.
 fn field_ops_main(a: &Args) -> Result<String, String> {
     use zkaccel::cpu::{AdxFp2Ops, AdxOps, PortableFp2Ops, PortableOps};
-    let asm = |name: &str| match name {
-        "adx" => AdxOps::without_lanes(),
-        _ => AdxOps::new().filter(|_| zkaccel_ff::kernel_in_use() == zkaccel_ff::KernelLevel::Ifma),
-    };
-    let asm2 = |name: &str| match name {
-        "adx" => AdxFp2Ops::without_lanes(),
-        _ => AdxFp2Ops::new()
-            .filter(|_| zkaccel_ff::kernel_in_use() == zkaccel_ff::KernelLevel::Ifma),
-    };
+    // The "ifma" cell only where the lanes run (else it repeats "adx").
+    let lanes = zkaccel_ff::kernel_in_use() == zkaccel_ff::KernelLevel::Ifma;
+    let g1 = (AdxOps::without_lanes(), AdxOps::new().filter(|_| lanes));
+    let g2 = (
+        AdxFp2Ops::without_lanes(),
+        AdxFp2Ops::new().filter(|_| lanes),
+    );
     match a.curve.as_str() {
-        "bn254-g1" => run_ops::<ark_bn254::g1::Config, _, _>(a, PortableOps, asm),
-        "bn254-g2" => run_ops::<ark_bn254::g2::Config, _, _>(a, PortableFp2Ops, asm2),
-        "bls12-381-g1" => run_ops::<ark_bls12_381::g1::Config, _, _>(a, PortableOps, asm),
-        "bls12-381-g2" => run_ops::<ark_bls12_381::g2::Config, _, _>(a, PortableFp2Ops, asm2),
-        "secp256k1" => run_ops::<ark_secp256k1::Config, _, _>(a, PortableOps, asm),
-        "p256" => run_ops::<ark_secp256r1::Config, _, _>(a, PortableOps, asm),
+        "bn254-g1" => run_ops::<ark_bn254::g1::Config, _, _>(a, PortableOps, g1),
+        "bn254-g2" => run_ops::<ark_bn254::g2::Config, _, _>(a, PortableFp2Ops, g2),
+        "bls12-381-g1" => run_ops::<ark_bls12_381::g1::Config, _, _>(a, PortableOps, g1),
+        "bls12-381-g2" => run_ops::<ark_bls12_381::g2::Config, _, _>(a, PortableFp2Ops, g2),
+        "secp256k1" => run_ops::<ark_secp256k1::Config, _, _>(a, PortableOps, g1),
+        "p256" => run_ops::<ark_secp256r1::Config, _, _>(a, PortableOps, g1),
         c => Err(format!(
             "--field-ops: unknown curve {c:?} (bn254-g1, bn254-g2, bls12-381-g1, bls12-381-g2, secp256k1, p256)"
         )),
     }
 }
 
+/// The `--field-ops` cells on curve `P`: `port` the portable ops, `adx` and
+/// `ifma` the ADX ops without and with the IFMA lanes, where they run.
 fn run_ops<P, Port, Asm>(
     a: &Args,
     port: Port,
-    asm: impl Fn(&str) -> Option<Asm>,
+    (adx, ifma): (Option<Asm>, Option<Asm>),
 ) -> Result<String, String>
 where
     P: CurveMul,
@@ -225,7 +225,7 @@ where
             match name {
                 "arkworks" => Ops::Arkworks,
                 "portable" => Ops::Portable(port),
-                "adx" | "ifma" => match asm(name) {
+                "adx" | "ifma" => match if name == "adx" { adx } else { ifma } {
                     Some(o) => Ops::Asm(o),
                     None => {
                         // Not on this CPU (or capped by ZKACCEL_KERNEL): say so.
