@@ -51,6 +51,16 @@ pub trait FieldOps<F: Field> {
     fn double(&mut self, a: &F) -> F {
         a.double()
     }
+    /// `a == b`.
+    #[inline(always)]
+    fn equal(&mut self, a: &F, b: &F) -> bool {
+        a == b
+    }
+    /// `a == 0`.
+    #[inline(always)]
+    fn is_zero(&mut self, a: &F) -> bool {
+        a.is_zero()
+    }
     /// Whether [`FieldOps::add_affine_batch`] has a bulk kernel here.
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
@@ -176,6 +186,14 @@ impl<F: MontField> FieldOps<F> for AdxOps {
         self.0.adx.add(a, a)
     }
     #[inline(always)]
+    fn equal(&mut self, a: &F, b: &F) -> bool {
+        a.eq_fast(b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &F) -> bool {
+        a.eq_fast(&F::ZERO)
+    }
+    #[inline(always)]
     fn has_affine_batch(&self) -> bool {
         F::ADX_MUL && self.0.has_lanes()
     }
@@ -191,7 +209,7 @@ impl<F: MontField> FieldOps<F> for AdxOps {
 }
 
 /// [`AdxOps`] for quadratic extensions `Fp2` of a field the kernels cover
-/// (G2 of BN254): Karatsuba multiplication (3 base multiplications; 2 for
+/// (G2 of BN254 and BLS12-381): Karatsuba multiplication (3 base multiplications; 2 for
 /// squaring when the non-residue is -1), component-wise additions.
 ///
 /// On CPUs with AVX-512 IFMA it also adds affine points in bulk where the
@@ -238,6 +256,14 @@ where
         fp2_add(self.0.adx, a, a)
     }
     #[inline(always)]
+    fn equal(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> bool {
+        fp2_eq(a, b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &Fp2<P>) -> bool {
+        fp2_eq(a, &Fp2::ZERO)
+    }
+    #[inline(always)]
     fn has_affine_batch(&self) -> bool {
         P::Fp::ADX_MUL && self.0.has_lanes() && P::NONRESIDUE == -P::Fp::ONE
     }
@@ -267,10 +293,10 @@ where
 /// Every CPU runs it: it is what [`AdxOps`] falls back to on CPUs without
 /// BMI2/ADX (aarch64, wasm32, older x86-64) or under
 /// `ZKACCEL_KERNEL=portable`, and the MSM arithmetic of the curves the
-/// assembly does not cover (BLS12-381's six-limb Fq). The multiplication is
-/// zkaccel-ff's on four-limb moduli with a spare top bit (BN254) and
-/// arkworks' elsewhere, where that measured faster (the figures are in
-/// `docs/msm.md`).
+/// assembly does not cover (secp256k1's and P-256's full-width Fq). The
+/// multiplication is zkaccel-ff's on four-limb moduli with a spare top bit
+/// (BN254) and arkworks' elsewhere, where that measured faster (the
+/// figures are in `docs/msm.md`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PortableOps;
 
@@ -302,6 +328,14 @@ impl<F: MontField> FieldOps<F> for PortableOps {
     #[inline(always)]
     fn double(&mut self, a: &F) -> F {
         Kernel::add(*self, a, a)
+    }
+    #[inline(always)]
+    fn equal(&mut self, a: &F, b: &F) -> bool {
+        a.eq_fast(b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &F) -> bool {
+        a.eq_fast(&F::ZERO)
     }
 }
 
@@ -336,6 +370,14 @@ where
     #[inline(always)]
     fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
         fp2_add(PortableOps, a, a)
+    }
+    #[inline(always)]
+    fn equal(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> bool {
+        fp2_eq(a, b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &Fp2<P>) -> bool {
+        fp2_eq(a, &Fp2::ZERO)
     }
 }
 
@@ -424,6 +466,15 @@ where
     } else {
         fp2_mul(k, a, a)
     }
+}
+
+/// `a == b` in `Fp2`, component-wise on the limbs (no `memcmp` call).
+#[inline(always)]
+fn fp2_eq<P: Fp2Config>(a: &Fp2<P>, b: &Fp2<P>) -> bool
+where
+    P::Fp: MontField,
+{
+    a.c0.eq_fast(&b.c0) & a.c1.eq_fast(&b.c1)
 }
 
 #[inline(always)]

@@ -244,15 +244,15 @@ macro_rules! glv_curves {
 }
 
 // `true` where arkworks 0.6 overrides `mul_projective` with GLV; the
-// bucket method on zkaccel-ff's assembly where it covers the base field
-// (BN254's Fq: four limbs, below 2^255; and its Fp2 for G2), on its
-// portable kernels elsewhere (they measured at least as fast as arkworks'
-// operators in the MSM on every curve here: docs/msm.md).
+// bucket method on zkaccel-ff's assembly, which covers these base fields
+// (BN254's Fq: four limbs, below 2^255; BLS12-381's: six limbs with a spare
+// bit; and their Fp2 for G2). secp256k1 and P-256 (below) take its portable
+// kernels (at least as fast as arkworks' operators in the MSM: docs/msm.md).
 glv_curves!(
     ark_bn254::g1::Config => true, AdxOps;
     ark_bn254::g2::Config => false, AdxFp2Ops;
-    ark_bls12_381::g1::Config => true, PortableOps;
-    ark_bls12_381::g2::Config => false, PortableFp2Ops
+    ark_bls12_381::g1::Config => true, AdxOps;
+    ark_bls12_381::g2::Config => false, AdxFp2Ops
 );
 impl CurveMul for ark_secp256k1::Config {
     type Ops = PortableOps;

@@ -1086,7 +1086,7 @@ impl<P: SWCurveConfig> Slots<'_, P> {
         }
         if self.buckets[k].is_zero() {
             self.buckets[k] = q;
-        } else if self.buckets[k].x == q.x && ops.has_affine_batch() {
+        } else if ops.has_affine_batch() && ops.equal(&self.buckets[k].x, &q.x) {
             // A doubling or `P + (-P)`: the bulk kernel adds chords only.
             self.overflow[k].add_affine(&q, ops);
         } else {
@@ -1145,9 +1145,9 @@ fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
         .iter()
         .map(|(k, q)| {
             let p = &buckets[*k];
-            if p.x != q.x {
+            if !ops.equal(&p.x, &q.x) {
                 ops.sub(&q.x, &p.x)
-            } else if p.y == q.y {
+            } else if ops.equal(&p.y, &q.y) {
                 ops.double(&p.y)
             } else {
                 P::BaseField::ZERO
@@ -1160,13 +1160,13 @@ fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     let mut acc = P::BaseField::ONE;
     for d in &den {
         prefix.push(acc);
-        if !d.is_zero() {
+        if !ops.is_zero(d) {
             acc = ops.mul(&acc, d);
         }
     }
     let mut inv = acc.inverse().expect("a product of non-zero elements");
     for (d, pre) in den.iter_mut().zip(&prefix).rev() {
-        if !d.is_zero() {
+        if !ops.is_zero(d) {
             let this = ops.mul(&inv, pre);
             inv = ops.mul(&inv, d);
             *d = this;
@@ -1175,12 +1175,12 @@ fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     for ((k, q), inv) in batch.drain(..).zip(den) {
         let p = buckets[k];
         busy[k] = false;
-        if inv.is_zero() {
+        if ops.is_zero(&inv) {
             // P + (-P), or a doubling of a point with y = 0: infinity.
             buckets[k] = Affine::identity();
             continue;
         }
-        let lambda = if p.x != q.x {
+        let lambda = if !ops.equal(&p.x, &q.x) {
             let dy = ops.sub(&q.y, &p.y);
             ops.mul(&dy, &inv)
         } else {

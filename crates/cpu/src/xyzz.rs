@@ -75,7 +75,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// `self <- 2 self` (dbl-2008-s-1; 6M + 3S for `a = 0`).
     pub fn double<O: FieldOps<P::BaseField>>(&mut self, ops: &mut O) {
-        if self.is_zero() {
+        if ops.is_zero(&self.zz) {
             return;
         }
         let u = ops.double(&self.y);
@@ -108,7 +108,7 @@ impl<P: SWCurveConfig> Xyzz<P> {
         if q.is_zero() {
             return;
         }
-        if self.is_zero() {
+        if ops.is_zero(&self.zz) {
             *self = Xyzz {
                 x: q.x,
                 y: q.y,
@@ -128,10 +128,10 @@ impl<P: SWCurveConfig> Xyzz<P> {
 
     /// `self <- self + q` (add-2008-s; 12M + 2S).
     pub fn add<O: FieldOps<P::BaseField>>(&mut self, q: &Self, ops: &mut O) {
-        if q.is_zero() {
+        if ops.is_zero(&q.zz) {
             return;
         }
-        if self.is_zero() {
+        if ops.is_zero(&self.zz) {
             *self = *q;
             return;
         }
@@ -161,8 +161,8 @@ impl<P: SWCurveConfig> Xyzz<P> {
     ) -> Option<(P::BaseField, P::BaseField)> {
         let p = ops.sub(u2, u1);
         let r = ops.sub(s2, s1);
-        if p.is_zero() {
-            if r.is_zero() {
+        if ops.is_zero(&p) {
+            if ops.is_zero(&r) {
                 self.double(ops);
             } else {
                 *self = Self::zero();

@@ -319,8 +319,24 @@ fn bn254_batch_kernels_agree() {
     }
 }
 
+/// The bucket method on the six-limb ADX kernels (BLS12-381's Fq and Fq2,
+/// what `Auto` runs there on CPUs with BMI2/ADX).
+#[test]
+fn bls12_381_adx_kernels_agree() {
+    use zkaccel_cpu::{AdxFp2Ops, AdxOps};
+    match (AdxOps::without_lanes(), AdxFp2Ops::without_lanes()) {
+        (Some(g1), Some(g2)) => {
+            ops_agree::<ark_bls12_381::g1::Config, _>(g1, 1 << 12, "bls12-381 g1");
+            ops_agree::<ark_bls12_381::g2::Config, _>(g2, 1 << 10, "bls12-381 g2");
+        }
+        _ => {
+            let _ = writeln!(std::io::stderr(), "SKIPPED: bls12_381_adx_kernels_agree (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
+        }
+    }
+}
+
 /// The portable kernels (what CPUs without BMI2/ADX run, and the MSM
-/// arithmetic of BLS12-381, secp256k1 and P-256 everywhere) on every curve.
+/// arithmetic of secp256k1 and P-256 everywhere) on every curve.
 #[test]
 fn portable_kernels_agree() {
     use zkaccel_cpu::{PortableFp2Ops, PortableOps};

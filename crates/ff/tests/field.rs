@@ -29,6 +29,16 @@ fn field_kernels_match_arkworks() {
                 assert_eq!(a.add_fast(b), *a + b);
                 assert_eq!(a.sub_fast(b), *a - b);
                 assert_eq!(a.mul_fast(b), *a * b);
+                if F::ADX_MUL6 {
+                    // SAFETY: ADX_MUL6 holds; the CPU check guards mul_adx.
+                    unsafe {
+                        assert_eq!(a.add_asm(b), *a + b);
+                        assert_eq!(a.sub_asm(b), *a - b);
+                        if adx_supported() {
+                            assert_eq!(a.mul_adx(b), *a * b);
+                        }
+                    }
+                }
                 if F::ADX_MUL {
                     // SAFETY: ADX_MUL holds; the CPU check guards mul_adx.
                     unsafe {
@@ -41,7 +51,7 @@ fn field_kernels_match_arkworks() {
                 }
             }
         }
-        if F::ADX_MUL && !adx_supported() {
+        if (F::ADX_MUL || F::ADX_MUL6) && !adx_supported() {
             let _ = writeln!(
                 std::io::stderr(),
                 "SKIPPED: mul_adx (this CPU lacks BMI2/ADX)"
@@ -52,6 +62,7 @@ fn field_kernels_match_arkworks() {
     check::<ark_bls12_381::Fr>(2);
     check::<ark_bn254::Fq>(3);
     check::<ark_bls12_381::Fq>(4);
+    check::<ark_bls12_377::Fq>(5);
 }
 
 /// The shape constants the MSM's portable arithmetic chooses by, against the
@@ -70,4 +81,17 @@ fn limbs_and_spare_bit_follow_the_modulus() {
     assert_eq!(<ark_secp256k1::Fq as MontField>::LIMBS, 4);
     const { assert!(!<ark_secp256k1::Fq as MontField>::SPARE_BIT) };
     const { assert!(!<ark_secp256r1::Fq as MontField>::SPARE_BIT) };
+    // BLS12-377's q < 2^377: six limbs, top bit free.
+    assert_eq!(<ark_bls12_377::Fq as MontField>::LIMBS, 6);
+    const { assert!(<ark_bls12_377::Fq as MontField>::SPARE_BIT) };
+    // Which assembly kernel covers which field (x86-64 only).
+    let x86 = cfg!(target_arch = "x86_64");
+    assert_eq!(<ark_bn254::Fq as MontField>::ADX_MUL, x86);
+    assert_eq!(<ark_bls12_381::Fr as MontField>::ADX_MUL, x86);
+    const { assert!(!<ark_bn254::Fq as MontField>::ADX_MUL6) };
+    assert_eq!(<ark_bls12_381::Fq as MontField>::ADX_MUL6, x86);
+    assert_eq!(<ark_bls12_377::Fq as MontField>::ADX_MUL6, x86);
+    const { assert!(!<ark_bls12_381::Fq as MontField>::ADX_MUL) };
+    const { assert!(!<ark_secp256k1::Fq as MontField>::ADX_MUL) };
+    const { assert!(!<ark_secp256k1::Fq as MontField>::ADX_MUL6) };
 }

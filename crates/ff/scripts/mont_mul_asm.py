@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Prints the body of the N-limb BMI2/ADX Montgomery multiplication in
+`src/x86_64.rs` (`mont_mul_6`): the CIOS loop with the "no-carry" shortcut,
+valid for moduli whose top limb leaves a spare bit.
+
+    for i in 0..N:  t += a * b[i]        mulx; low halves on OF (adox), high on CF (adcx)
+                    m  = t0 * inv        imul
+                    t  = (t + m*p) >> 64 same two chains; t0 becomes 0 and is dropped
+    t - p if t >= p else t               sub/sbb, then cmovae
+
+The N+1 accumulator words rotate over registers r0..rN, so the shift is a
+renaming. No register holds zero: `mov reg, 0` leaves the flags alone, so the
+OF chain is closed with the scratch `lo` after its last use in a row. That
+leaves N + 7 registers in all (N+1 accumulators, a, b, p, lo, hi, rdx): 13
+for N = 6, exactly what Rust's inline assembly can allocate on x86-64 (rbx
+and rbp are reserved). The final subtraction borrows a, b, lo, hi, rdx and
+the free accumulator as scratch, so a and b are `inout` operands.
+
+Usage: python3 mont_mul_asm.py 6 > body.txt
+"""
+import sys
+
+n = int(sys.argv[1]) if len(sys.argv) > 1 else 6
+w = n + 1
+out = []
+def e(s):
+    out.append(f'            "{s}",')
+def r(k):
+    return "{r%d}" % (k % w)
+
+for k in range(w):
+    e(f"xor {r(k)[:-1]}:e}}, {r(k)[:-1]}:e}}")
+for i in range(n):
+    s = i
+    if i > 0:
+        # the word shifted out last row is zero already; xor clears CF and OF
+        e(f"xor {r(s + n)[:-1]}:e}}, {r(s + n)[:-1]}:e}}")
+    e(f"mov rdx, qword ptr [{{b}} + {8 * i}]")
+    for j in range(n):
+        e(f"mulx {{hi}}, {{lo}}, qword ptr [{{a}} + {8 * j}]")
+        e(f"adox {r(s + j)}, {{lo}}")
+        e(f"adcx {r(s + j + 1)}, {{hi}}")
+    e("mov {lo:e}, 0")
+    e(f"adox {r(s + n)}, {{lo}}")
+    e(f"mov rdx, {r(s)}")
+    e(f"imul rdx, qword ptr [{{p}} + {8 * n}]")
+    e("xor {lo:e}, {lo:e}")
+    for j in range(n):
+        e(f"mulx {{hi}}, {{lo}}, qword ptr [{{p}} + {8 * j}]")
+        e(f"adox {r(s + j)}, {{lo}}")
+        e(f"adcx {r(s + j + 1)}, {{hi}}")
+    e("mov {lo:e}, 0")
+    e(f"adox {r(s + n)}, {{lo}}")
+# result: r[n..2n) mod w; scratch: the free accumulator and a, b, lo, hi, rdx
+res = [r(n + j) for j in range(n)]
+free = r(2 * n)
+tmp = ["{lo}", "{hi}", "rdx", "{a}", "{b}", free][:n]
+for j in range(n):
+    e(f"mov {tmp[j]}, {res[j]}")
+    e(f"{'sub' if j == 0 else 'sbb'} {tmp[j]}, qword ptr [{{p}} + {8 * j}]")
+for j in range(n):
+    e(f"cmovae {res[j]}, {tmp[j]}")
+print("\n".join(out))
+print("// result limbs, low to high:", ", ".join(x.strip("{}") for x in res))
