@@ -1,0 +1,148 @@
+//! `Auto`: the zero/one filter, then the choice among GLV scalar multiplication
+//! per term, Strauss, Pippenger with the GLV split, and Pippenger.
+
+use super::*;
+
+pub(super) fn naive<P: SWCurveConfig>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+) -> Projective<P> {
+    bases.iter().zip(scalars).map(|(b, k)| *b * k).sum()
+}
+
+pub(super) fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+    // Zero scalars vanish and scalars equal to one are a plain sum of bases;
+    // both tests are cheap on field elements, so only the rest is converted
+    // out of Montgomery form (which matters for sparse inputs).
+    let one = P::ScalarField::from(1u64);
+    let trivial = |k: &P::ScalarField| k.is_zero() || *k == one;
+    if !worth_filtering(scalars, trivial) {
+        // Few trivial scalars (dense inputs): no copy of the bases.
+        return bucket_or_strauss(bases, &to_bigints(scalars));
+    }
+    let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
+    ones + bucket_or_strauss(&kept_b, &to_bigints(&kept_s))
+}
+
+pub(super) fn auto_bigint<P: CurveMul, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P> {
+    let one = B::from(1u64);
+    let trivial = |k: &B| k.is_zero() || *k == one;
+    if !worth_filtering(scalars, trivial) {
+        return bucket_or_strauss(bases, scalars);
+    }
+    let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
+    ones + bucket_or_strauss(&kept_b, &kept_s)
+}
+
+/// Whether `auto` should copy out the terms with a zero or one scalar: when
+/// at least `1 / FILTER_FRACTION` of a sample of the scalars are (at most
+/// [`FILTER_SAMPLE`] of them, evenly spaced over the input; all of them for
+/// shorter inputs). Below that the copy costs more than it saves: Pippenger
+/// skips a zero digit for free and adds a scalar one in its first window
+/// only (measured: filtering 1% of 2^12 8-bit terms cost 6%). A sample
+/// rather than every scalar, and no look at the bases: reading all scalars
+/// and bases once costs about 15 ms at 2^20 (measured, 6-12% of a 2^20 MSM
+/// of 8- to 64-bit scalars). An input the sample misjudges is only slower,
+/// never wrong: every path skips zero scalars and bases at infinity.
+pub(super) fn worth_filtering<S>(scalars: &[S], trivial: impl Fn(&S) -> bool) -> bool {
+    let step = scalars.len().div_ceil(FILTER_SAMPLE).max(1);
+    let (mut seen, mut hits) = (0usize, 0usize);
+    for k in scalars.iter().step_by(step) {
+        seen += 1;
+        hits += usize::from(trivial(k));
+    }
+    seen > 0 && hits * FILTER_FRACTION >= seen
+}
+
+/// Scalars [`worth_filtering`] reads at most.
+pub(super) const FILTER_SAMPLE: usize = 4096;
+
+/// See [`worth_filtering`].
+pub(super) const FILTER_FRACTION: usize = 16;
+
+/// Wide terms per thread up to which `Auto` multiplies each term on its
+/// own (see `bucket_or_strauss`).
+pub const GLV_PER_THREAD: usize = 1;
+
+/// Wide scalars on curves where the GLV split applies: up to
+/// [`GLV_PER_THREAD`] terms a thread, one GLV scalar multiplication each
+/// (BN254 G1, 2 threads: 39 us for one term, 52 us for two, against 106
+/// and 119 us for Pippenger with the split; four terms a thread measured
+/// 207 us against 157 at eight terms: this machine's two threads do not
+/// double the throughput). Else Strauss up to [`strauss_max_terms`] terms, Pippenger above,
+/// with the GLV split where [`GLV_AUTO_TERMS`] says it pays.
+pub(super) fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+) -> Projective<P> {
+    let bits = max_bits(scalars);
+    if bases.len() <= GLV_PER_THREAD * parallel_threads() && bits > 64 && glv_splits::<P>() {
+        // Cofactor 1 (every point is in the subgroup), so the GLV scalar
+        // multiplication gives the exact multiple.
+        map_indices(bases.len(), |i| {
+            crate::mul(&bases[i].into(), scalars[i].as_ref(), ScalarMulMethod::Auto)
+                .expect("a field's BigInt is within the scalar size limit (1024 bits)")
+        })
+        .into_iter()
+        .sum()
+    } else if bases.len() <= strauss_max_terms(bits) {
+        strauss(bases, scalars)
+    } else if uses_glv::<P>(bases.len(), bits) {
+        split_then_pippenger(bases, scalars)
+    } else {
+        pippenger_known_bits(bases, scalars, bits)
+    }
+}
+
+/// Term counts for which `Auto` runs [`pippenger_glv`] (where the curve
+/// allows the split). Measured against plain Pippenger on BN254 G1 (AVX-512
+/// IFMA machine, 2 threads, full-width scalars): 12-20% faster from 33 to
+/// 384 terms, 5-10% at 768-1024, 5% slower at 1536, even at 2048 (where
+/// the split terms move to the batch-affine windows), 15-30% faster at
+/// 3072-4096, 4-7% at 2^13-2^14, 1.5% at 2^15, 1-4% slower at 2^16, 6-10%
+/// faster at 2^18 (three grid runs), even to 10% slower at 2^20 (twice the
+/// points to stream). The range around 2^18 stops halfway (in log scale)
+/// to the measured losses at 2^17 and 2^20.
+pub const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
+    [0..1280, 2560..(1 << 15), (3 << 16)..(3 << 17)];
+
+/// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
+pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
+    GLV_AUTO_TERMS.iter().any(|r| r.contains(&n)) && bits > GLV_MIN_BITS && glv_splits::<P>()
+}
+
+/// Whether the curve allows the GLV split of an MSM's terms
+/// ([`CurveMul::msm_glv_split`]: an endomorphism and cofactor 1).
+pub(super) fn glv_splits<P: CurveMul>() -> bool {
+    P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some()
+}
+
+/// Terms per task of `auto`'s zero/one filter and of [`sum_affine_with`]
+/// (small enough that 2^12 1-bit scalars keep both threads busy: with 4096
+/// the sum of their bases ran on one thread, 1.4x slower than Pippenger).
+pub(super) const FILTER_CHUNK: usize = 1024;
+
+/// `point(0) + ... + point(count - 1)`: parallel chunks accumulated in XYZZ
+/// on `ops`, as `auto` sums the bases of scalars equal to one.
+pub(crate) fn sum_affine_with<P: SWCurveConfig, O>(
+    count: usize,
+    point: impl Fn(usize) -> Affine<P> + Sync + Send,
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    map_indices(count.div_ceil(FILTER_CHUNK), |c| {
+        let mut ops = ops;
+        let mut acc = Xyzz::<P>::zero();
+        for t in c * FILTER_CHUNK..((c + 1) * FILTER_CHUNK).min(count) {
+            acc.add_affine(&point(t), &mut ops);
+        }
+        acc.to_projective(&mut ops)
+    })
+    .into_iter()
+    .sum()
+}

@@ -1,0 +1,320 @@
+//! Multi-scalar multiplication `sum k_i P_i` on the CPU.
+//!
+//! | algorithm | what it does | where it wins |
+//! |---|---|---|
+//! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, XYZZ buckets, running-sum reduction, windows in parallel | dense inputs beyond a few dozen terms |
+//! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | dense full-width terms up to about 2^10 (5-20%) and 2^12-2^14 (4-30%); slower from 2^16 |
+//! | [`MsmAlgorithm::Strauss`] | interleaved wNAF (NAF for narrow scalars, no table), all tables normalised with one inversion, split over the threads where each part has enough work | a few terms: up to 4-32 by scalar width here (libsecp256k1's crossover is about 88: it has no parallel bucket method) |
+//! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
+//! | [`MsmAlgorithm::Naive`] | arkworks' own `P * k` per term, summed | the reference |
+//! | [`MsmAlgorithm::Auto`] | drops zero scalars and adds the bases of scalar one directly (where they are at least 1/16 of the terms), sizes windows to the widest remaining scalar, then picks one GLV scalar multiplication per term (up to [`GLV_PER_THREAD`] wide terms a thread), Strauss ([`strauss_max_terms`]), Pippenger with the GLV split ([`GLV_AUTO_TERMS`]) or Pippenger | everything |
+//!
+//! Pippenger's window count follows the effective scalar width, so small
+//! scalars (8, 16, 32, 64 bits) need proportionally fewer windows: that is
+//! the small-scalar path.
+//!
+//! One file per concern: this one holds the API (algorithms, errors,
+//! [`MsmProvider`], [`CpuMsm`]); `auto.rs` the `Auto` choice and its
+//! zero/one filter; `pippenger.rs` the bucket method (digits, windows, XYZZ
+//! buckets, running sums); `batch_affine.rs` its affine buckets with batched
+//! inversions; `glv_split.rs` Pippenger on GLV-split terms; `strauss.rs`
+//! interleaved wNAF; `dbc.rs` the per-term double-base chains; `budget.rs`
+//! the memory budget; `parallel.rs` the rayon helpers. Precomputed bases are
+//! [`crate::prepared`], the field arithmetic [`crate::formulas`].
+
+use crate::formulas::{double, DetectOps, FieldOps, FormulaSet, Plain};
+use crate::scalar_mul::{interleaved, odd_multiples};
+use crate::xyzz::Xyzz;
+use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInteger, PrimeField, Zero};
+use core::fmt;
+use zkaccel_dbc::Recoding;
+
+mod auto;
+mod batch_affine;
+mod budget;
+mod dbc;
+mod glv_split;
+mod parallel;
+mod pippenger;
+mod strauss;
+
+pub(crate) use auto::sum_affine_with;
+use auto::*;
+pub use auto::{GLV_AUTO_TERMS, GLV_PER_THREAD};
+pub(crate) use batch_affine::window_batch_affine;
+use batch_affine::*;
+pub use budget::{
+    chunk_for_budget, memory_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS,
+};
+pub use dbc::dbc_per_term;
+use glv_split::*;
+pub use glv_split::{pippenger_glv, GLV_MIN_BITS};
+pub(crate) use parallel::map_indices;
+use parallel::*;
+use pippenger::*;
+pub(crate) use pippenger::{max_bits, signed_digits};
+pub use pippenger::{
+    min_work_window, pippenger, pippenger_plan, pippenger_window, pippenger_with,
+    BATCH_AFFINE_MIN_WINDOW, MIN_RANGE_TERMS,
+};
+use strauss::*;
+pub use strauss::{strauss, strauss_window};
+
+/// Which MSM algorithm to run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MsmAlgorithm {
+    /// Choose from the input (see the module docs).
+    Auto,
+    /// Bucket method with signed-digit windows.
+    Pippenger,
+    /// Pippenger on GLV-split terms ([`pippenger_glv`]) on curves whose
+    /// points are all in the prime-order subgroup (BN254 G1); plain
+    /// Pippenger elsewhere.
+    PippengerGlv,
+    /// Interleaved wNAF.
+    Strauss,
+    /// Each term by its double-base chain, then summed.
+    DbcPerTerm,
+    /// arkworks' scalar multiplication per term, summed.
+    Naive,
+}
+
+/// Why an MSM was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MsmError {
+    /// `bases` and `scalars` differ in length.
+    LengthMismatch {
+        /// Number of bases.
+        bases: usize,
+        /// Number of scalars.
+        scalars: usize,
+    },
+    /// Even in chunks of [`MIN_CHUNK_TERMS`] terms the MSM needs more
+    /// working memory than the budget ([`memory_budget`]) allows.
+    OutOfMemory {
+        /// Number of terms asked for.
+        terms: usize,
+        /// Working memory of the smallest chunk, in bytes.
+        needed: usize,
+        /// The budget, in bytes.
+        budget: usize,
+    },
+    /// A provider other than the CPU (the GPU) failed; the message says why.
+    Backend {
+        /// The provider's name ([`MsmProvider::name`]).
+        backend: &'static str,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for MsmError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MsmError::LengthMismatch { bases, scalars } => {
+                write!(
+                    f,
+                    "{bases} bases but {scalars} scalars: an MSM needs one scalar per base"
+                )
+            }
+            MsmError::OutOfMemory {
+                terms,
+                needed,
+                budget,
+            } => write!(
+                f,
+                "an MSM of {terms} terms needs {needed} bytes of working memory even in chunks \
+                 of {MIN_CHUNK_TERMS} terms, over the budget of {budget} bytes \
+                 (zkaccel_cpu::msm::set_memory_budget)"
+            ),
+            MsmError::Backend { backend, message } => {
+                write!(f, "the {backend} MSM failed: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MsmError {}
+
+/// The most terms (after filtering) for which `Auto` runs Strauss, at any
+/// scalar width ([`strauss_max_terms`] gives the limit per width).
+pub const STRAUSS_MAX_TERMS: usize = 32;
+
+/// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
+/// rather than Pippenger (measured crossovers on BN254 G1 with the field
+/// kernels, 2 threads: about 32 terms for 8-bit scalars, 10 for 16- to
+/// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
+/// fast early).
+pub fn strauss_max_terms(bits: u32) -> usize {
+    match bits {
+        0..=8 => STRAUSS_MAX_TERMS,
+        9..=64 => 10,
+        _ => 4,
+    }
+}
+
+/// `Err(LengthMismatch)` unless there are as many scalars as bases (the
+/// check every [`MsmProvider`] makes first).
+pub fn check_lengths(bases: usize, scalars: usize) -> Result<(), MsmError> {
+    if bases == scalars {
+        Ok(())
+    } else {
+        Err(MsmError::LengthMismatch { bases, scalars })
+    }
+}
+
+/// `sum k_i P_i` with [`MsmAlgorithm::Auto`].
+pub fn msm<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+) -> Result<Projective<P>, MsmError> {
+    msm_with(bases, scalars, MsmAlgorithm::Auto)
+}
+
+/// `sum k_i P_i` with the given algorithm.
+pub fn msm_with<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    algorithm: MsmAlgorithm,
+) -> Result<Projective<P>, MsmError> {
+    check_lengths(bases.len(), scalars.len())?;
+    Ok(match algorithm {
+        MsmAlgorithm::Naive => naive(bases, scalars),
+        MsmAlgorithm::Pippenger => pippenger(bases, &to_bigints(scalars)),
+        MsmAlgorithm::PippengerGlv => pippenger_glv(bases, &to_bigints(scalars)),
+        MsmAlgorithm::Strauss => strauss(bases, &to_bigints(scalars)),
+        MsmAlgorithm::DbcPerTerm => dbc_per_term(bases, scalars),
+        MsmAlgorithm::Auto => {
+            let bits = P::ScalarField::MODULUS_BIT_SIZE;
+            let chunk = chunk_for_budget::<P>(bases.len(), bits, None)?;
+            in_chunks(bases, scalars, chunk, auto)
+        }
+    })
+}
+
+/// `sum k_i P_i` for scalars given as integers (out of Montgomery form), as
+/// arkworks' `VariableBaseMSM::msm_bigint` takes them. Integers of any size
+/// up to the `BigInt` width are multiplied exactly (not reduced mod r).
+pub fn msm_bigint_with<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    algorithm: MsmAlgorithm,
+) -> Result<Projective<P>, MsmError> {
+    check_lengths(bases.len(), scalars.len())?;
+    Ok(match algorithm {
+        MsmAlgorithm::Naive => bases
+            .iter()
+            .zip(scalars)
+            .map(|(b, k)| b.mul_bigint(k))
+            .sum(),
+        MsmAlgorithm::Pippenger => pippenger(bases, scalars),
+        MsmAlgorithm::PippengerGlv => pippenger_glv(bases, scalars),
+        MsmAlgorithm::Strauss => strauss(bases, scalars),
+        MsmAlgorithm::DbcPerTerm => map_indices(bases.len(), |i| {
+            crate::mul(
+                &Projective::from(bases[i]),
+                scalars[i].as_ref(),
+                ScalarMulMethod::Dbc { delta: 1 },
+            )
+            .expect("a field's BigInt is within the chain size limit (1024 bits)")
+        })
+        .into_iter()
+        .sum(),
+        MsmAlgorithm::Auto => {
+            let chunk = chunk_for_budget::<P>(bases.len(), max_bits(scalars), None)?;
+            in_chunks(bases, scalars, chunk, auto_bigint)
+        }
+    })
+}
+
+/// [`MsmAlgorithm::Auto`] on consecutive chunks of at most `chunk` terms,
+/// summed: the same result as one call, in less working memory
+/// ([`working_memory`] of a chunk instead of all terms), usually slower.
+/// `chunk = 0` is taken as 1.
+pub fn msm_chunked<P: CurveMul>(
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    chunk: usize,
+) -> Result<Projective<P>, MsmError> {
+    check_lengths(bases.len(), scalars.len())?;
+    Ok(in_chunks(bases, scalars, chunk.max(1), auto))
+}
+
+fn in_chunks<P: CurveMul, S>(
+    bases: &[Affine<P>],
+    scalars: &[S],
+    chunk: usize,
+    run: impl Fn(&[Affine<P>], &[S]) -> Projective<P>,
+) -> Projective<P> {
+    if chunk >= bases.len() {
+        return run(bases, scalars);
+    }
+    bases
+        .chunks(chunk)
+        .zip(scalars.chunks(chunk))
+        .map(|(b, s)| run(b, s))
+        .sum()
+}
+
+/// Where multi-scalar multiplications run: the CPU now ([`CpuMsm`]), CUDA
+/// later. Provers hold a provider and do not care where the work happens;
+/// every provider must return exactly what arkworks' `VariableBaseMSM`
+/// returns.
+pub trait MsmProvider<P: CurveMul>: Send + Sync {
+    /// A short name for logs ("cpu", "cuda").
+    fn name(&self) -> &'static str;
+
+    /// `sum k_i P_i` over field scalars.
+    fn msm(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[P::ScalarField],
+    ) -> Result<Projective<P>, MsmError>;
+
+    /// `sum k_i P_i` over integer scalars (`VariableBaseMSM::msm_bigint`).
+    fn msm_bigint(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    ) -> Result<Projective<P>, MsmError>;
+}
+
+/// The CPU provider, running [`msm_with`] with its algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CpuMsm {
+    /// The algorithm ([`MsmAlgorithm::Auto`] by default).
+    pub algorithm: MsmAlgorithm,
+}
+
+impl Default for CpuMsm {
+    fn default() -> Self {
+        CpuMsm {
+            algorithm: MsmAlgorithm::Auto,
+        }
+    }
+}
+
+impl<P: CurveMul> MsmProvider<P> for CpuMsm {
+    fn name(&self) -> &'static str {
+        "cpu"
+    }
+
+    fn msm(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[P::ScalarField],
+    ) -> Result<Projective<P>, MsmError> {
+        msm_with(bases, scalars, self.algorithm)
+    }
+
+    fn msm_bigint(
+        &self,
+        bases: &[Affine<P>],
+        scalars: &[<P::ScalarField as PrimeField>::BigInt],
+    ) -> Result<Projective<P>, MsmError> {
+        msm_bigint_with(bases, scalars, self.algorithm)
+    }
+}

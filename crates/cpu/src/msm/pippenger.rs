@@ -1,0 +1,298 @@
+//! Pippenger's bucket method: signed-digit windows, window sizing, XYZZ buckets
+//! and the running-sum reduction.
+
+use super::*;
+
+/// The bit length of the bitwise OR of all scalars, which is that of the
+/// widest one: one branch-free pass over the limbs, in parallel chunks for
+/// long inputs (`Auto` reads it before the bucket method: at 2^20 a pass
+/// over the scalars costs a few milliseconds).
+pub(crate) fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {
+    let or = |part: &[B]| -> B {
+        let mut acc = B::default();
+        for k in part {
+            for (a, l) in acc.as_mut().iter_mut().zip(k.as_ref()) {
+                *a |= *l;
+            }
+        }
+        acc
+    };
+    let acc = if scalars.len() < PARALLEL_CONVERT {
+        or(scalars)
+    } else {
+        let parts = map_ranges(
+            scalars.len(),
+            scalars.len().div_ceil(PARALLEL_CONVERT),
+            |r| or(&scalars[r]),
+        );
+        or(&parts)
+    };
+    acc.num_bits()
+}
+
+/// The window `c` minimising the total work `windows * (n + 2^c)` point
+/// additions, whatever the parallelism (the GPU bucket MSM's choice).
+pub fn min_work_window(n: usize, bits: u32) -> u32 {
+    (1..=20u32)
+        .min_by_key(|&c| (bits + 1).div_ceil(c) as u64 * (n as u64 + (1u64 << c)))
+        .unwrap_or(1)
+}
+
+/// The window `c` for `n` terms of `bits` bits: among the three sizes on
+/// either side of the one minimising the total work `windows * (n + 2^c)`
+/// point additions (each window adds every point once and walks `2^(c-1)`
+/// buckets twice; instruction counts agree within 1% near the optimum), the
+/// one with the shortest critical path `ceil(windows / threads) * (n + 2^c)`:
+/// windows run in parallel, so 16 windows on 2 threads beat 15 (2^20 full
+/// width) and 6 beat 5 (64-bit scalars at 2^16).
+pub fn pippenger_window(n: usize, bits: u32) -> u32 {
+    let per_window = |c: u32| n as u64 + (1u64 << c);
+    let windows = |c: u32| (bits + 1).div_ceil(c) as u64;
+    let work = min_work_window(n, bits);
+    let threads = parallel_threads().max(1) as u64;
+    (work.saturating_sub(3).max(1)..=(work + 3).min(20))
+        .min_by_key(|&c| {
+            (
+                windows(c).div_ceil(threads) * per_window(c),
+                windows(c) * per_window(c),
+            )
+        })
+        .unwrap_or(work)
+}
+
+/// Pippenger's plan for `n` terms of `bits` bits: the window `c` and the
+/// number of point ranges run as separate bucket methods and summed. Where
+/// the scalars are narrow, the windows alone leave threads idle or force
+/// small windows (8-bit scalars: two 6-bit windows over all points on two
+/// threads); splitting the points lets each thread run one wide window
+/// over its own range (arkworks does the same for 8- and 16-bit scalars).
+/// The plan minimises the critical path `ceil(windows * parts / threads) *
+/// (n / parts + 2^c)`, ties by total work; ranges get at least
+/// [`MIN_RANGE_TERMS`] terms; without a gain it is [`pippenger_window`]
+/// with one range.
+pub fn pippenger_plan(n: usize, bits: u32) -> (u32, usize) {
+    let single = (pippenger_window(n, bits), 1usize);
+    let threads = parallel_threads().max(1);
+    let cost = |(c, parts): (u32, usize)| {
+        let windows = (bits + 1).div_ceil(c) as u64 * parts as u64;
+        let per = n.div_ceil(parts) as u64 + (1u64 << c);
+        (windows.div_ceil(threads as u64) * per, windows * per)
+    };
+    // `min_by_key` keeps the first of equal plans: the single range.
+    core::iter::once(single)
+        .chain(
+            (2..=threads.min(n / MIN_RANGE_TERMS))
+                .flat_map(|parts| (1..=20u32).map(move |c| (c, parts))),
+        )
+        .min_by_key(|&plan| cost(plan))
+        .unwrap_or(single)
+}
+
+/// The fewest terms of a point range in [`pippenger_plan`].
+pub const MIN_RANGE_TERMS: usize = 1 << 11;
+
+/// Signed digits of `k` in base `2^c`: `k = sum d_j 2^(jc)`, `d_j` in
+/// `[-2^(c-1), 2^(c-1))`, `windows` of them (the last absorbs the carry).
+pub(crate) fn signed_digits<B: BigInteger>(k: &B, c: u32, windows: usize, out: &mut [i32]) {
+    let limbs = k.as_ref();
+    // Bits [start, start + c) of k, c <= 20.
+    let window = |start: u32| -> i64 {
+        let (w, b) = ((start / 64) as usize, start % 64);
+        let lo = limbs.get(w).map_or(0, |l| l >> b);
+        let hi = if b + c > 64 {
+            limbs.get(w + 1).map_or(0, |l| l << (64 - b))
+        } else {
+            0
+        };
+        ((lo | hi) & ((1u64 << c) - 1)) as i64
+    };
+    let half = 1i64 << (c - 1);
+    let mut carry = 0i64;
+    for (j, d) in out.iter_mut().enumerate().take(windows) {
+        let v = window(j as u32 * c) + carry;
+        if v >= half && j + 1 < windows {
+            *d = (v - (half << 1)) as i32;
+            carry = 1;
+        } else {
+            *d = v as i32;
+            carry = 0;
+        }
+    }
+}
+
+/// The signed digits of every scalar, window-major: `out[j * n + i]` is
+/// window `j` of scalar `i`. Chunks of scalars run in parallel, each writing
+/// its own columns of every row in place (no second copy of the digits).
+pub(super) fn window_major_digits<B: BigInteger>(
+    scalars: &[B],
+    c: u32,
+    windows: usize,
+) -> Vec<i32> {
+    let n = scalars.len();
+    let mut out = vec![0i32; n * windows];
+    if n == 0 {
+        return out;
+    }
+    // columns[p][j]: window j's digits of the scalars of chunk p.
+    let chunks = n.div_ceil(DIGIT_CHUNK);
+    let mut columns: Vec<Vec<&mut [i32]>> =
+        (0..chunks).map(|_| Vec::with_capacity(windows)).collect();
+    for row in out.chunks_mut(n) {
+        for (p, part) in row.chunks_mut(DIGIT_CHUNK).enumerate() {
+            columns[p].push(part);
+        }
+    }
+    let fill = |p: usize, rows: &mut Vec<&mut [i32]>| {
+        let mut one = vec![0i32; windows];
+        for (t, k) in scalars[p * DIGIT_CHUNK..]
+            .iter()
+            .take(DIGIT_CHUNK)
+            .enumerate()
+        {
+            signed_digits(k, c, windows, &mut one);
+            for (row, &d) in rows.iter_mut().zip(&one) {
+                row[t] = d;
+            }
+        }
+    };
+    for_each_indexed(&mut columns, fill);
+    drop(columns);
+    out
+}
+
+/// Scalars per task of [`window_major_digits`].
+pub(super) const DIGIT_CHUNK: usize = 4096;
+
+/// Bucket method; see the module docs. Runs on the curve's
+/// [`CurveMul::Ops`] (zkaccel-ff's assembly on BN254) where the CPU supports
+/// it, on arkworks' field operators otherwise.
+pub fn pippenger<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
+    pippenger_known_bits(bases, scalars, max_bits(scalars))
+}
+
+/// [`pippenger`] for scalars of at most `bits` bits (`Auto` knows the width
+/// already).
+pub(super) fn pippenger_known_bits<P: CurveMul, B: BigInteger>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+    bits: u32,
+) -> Projective<P> {
+    match P::Ops::detect() {
+        Some(ops) => pippenger_bits(bases, scalars, bits, ops),
+        None => pippenger_bits(bases, scalars, bits, P::Ops::fallback()),
+    }
+}
+
+/// [`pippenger`] with the given field arithmetic.
+pub fn pippenger_with<P: SWCurveConfig, B: BigInteger, O>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    pippenger_bits(bases, scalars, max_bits(scalars), ops)
+}
+
+/// [`pippenger_with`] for scalars of at most `bits` bits (`Auto` knows the
+/// width already).
+pub(super) fn pippenger_bits<P: SWCurveConfig, B: BigInteger, O>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+    bits: u32,
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    if bases.is_empty() || bits == 0 {
+        return Projective::zero();
+    }
+    let (c, parts) = pippenger_plan(bases.len(), bits);
+    if parts == 1 {
+        return pippenger_windows(bases, scalars, bits, c, ops);
+    }
+    map_ranges(bases.len(), parts, |range| {
+        pippenger_windows(&bases[range.clone()], &scalars[range], bits, c, ops)
+    })
+    .into_iter()
+    .sum()
+}
+
+/// The bucket method over all `bases` with window `c`, windows in parallel.
+pub(super) fn pippenger_windows<P: SWCurveConfig, B: BigInteger, O>(
+    bases: &[Affine<P>],
+    scalars: &[B],
+    bits: u32,
+    c: u32,
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
+    let windows = ((bits + 1).div_ceil(c)) as usize;
+    // digits[j * n + i]: window j, scalar i (each window reads its own
+    // contiguous row), computed in parallel over chunks of scalars.
+    let n = bases.len();
+    let digits = window_major_digits(scalars, c, windows);
+    let set = FormulaSet::for_curve::<P>();
+    let batch_affine = c >= BATCH_AFFINE_MIN_WINDOW;
+    let window_sum = |j: usize| -> Projective<P> {
+        let row = &digits[j * n..(j + 1) * n];
+        let digit = |i: usize| row[i];
+        if batch_affine {
+            window_batch_affine(bases, digit, c, ops)
+        } else {
+            window_xyzz(bases, digit, c, ops)
+        }
+    };
+    let sums = map_indices(windows, window_sum);
+    // Horner over the windows: result = sum_j 2^(jc) W_j.
+    let mut result = Projective::<P>::zero();
+    for w in sums.iter().rev() {
+        for _ in 0..c {
+            double(&mut result, set, &mut Plain);
+        }
+        result += w;
+    }
+    result
+}
+
+/// From this window size up, buckets are accumulated in affine form with
+/// batched inversions; below it there are too few buckets for batches.
+pub const BATCH_AFFINE_MIN_WINDOW: u32 = 9;
+
+/// One window's `sum_b (b + 1) * bucket_b` from the running sums, top down;
+/// `add` adds one bucket to the running sum.
+pub(super) fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy>(
+    buckets: &[B],
+    mut ops: O,
+    add: impl Fn(&mut Xyzz<P>, &B),
+) -> Projective<P> {
+    let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
+    for bucket in buckets.iter().rev() {
+        add(&mut running, bucket);
+        acc.add(&running, &mut ops);
+    }
+    acc.to_projective(&mut ops)
+}
+
+/// One window with XYZZ buckets (8M + 2S per point).
+pub(crate) fn window_xyzz<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
+    bases: &[Affine<P>],
+    digit: impl Fn(usize) -> i32,
+    c: u32,
+    mut ops: O,
+) -> Projective<P> {
+    let mut buckets = vec![Xyzz::<P>::zero(); 1 << (c - 1)];
+    for (i, b) in bases.iter().enumerate() {
+        let d = digit(i);
+        if d > 0 {
+            buckets[(d - 1) as usize].add_affine(b, &mut ops);
+        } else if d < 0 {
+            buckets[(-d - 1) as usize].add_affine(&-*b, &mut ops);
+        }
+    }
+    running_sums(&buckets, ops, |r, b| r.add(b, &mut { ops }))
+}
