@@ -22,6 +22,7 @@
 #![warn(missing_docs)]
 
 pub mod accel;
+pub mod field_ops;
 pub mod formulas;
 pub mod glv;
 pub mod memory;
@@ -31,10 +32,10 @@ pub mod scalar_mul;
 pub mod xyzz;
 
 pub use accel::Accel;
-pub use formulas::{
-    AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, FormulaSet, Plain, PortableFp2Ops,
-    PortableOps,
+pub use field_ops::{
+    AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, Plain, PortableFp2Ops, PortableOps,
 };
+pub use formulas::FormulaSet;
 pub use msm::{
     msm, msm_bigint_with, msm_chunked, msm_with, CpuMsm, MsmAlgorithm, MsmError, MsmProvider,
 };

@@ -14,7 +14,7 @@ use ark_ec::short_weierstrass::{Affine, Projective};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{AdditiveGroup, BigInteger, PrimeField, Zero};
 
-use crate::formulas::{DetectOps, FieldOps};
+use crate::field_ops::{DetectOps, FieldOps};
 use crate::msm::{
     check_lengths, map_indices, msm_bigint_with, signed_digits, sum_affine_with,
     window_batch_affine, MsmAlgorithm, MsmError,

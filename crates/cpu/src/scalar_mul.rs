@@ -21,7 +21,8 @@
 //! `Z` is multiplied by `U` at the end. For GLV the `φ(P)` table is
 //! `(βx, y)` of the same entries, the endomorphism commuting with the scaling.
 
-use crate::formulas::{add_affine, double, madd_finite, triple, FieldOps, FormulaSet, Madd};
+use crate::field_ops::FieldOps;
+use crate::formulas::{add_affine, double, madd_finite, triple, FormulaSet, Madd};
 use ark_ec::scalar_mul::glv::GLVConfig;
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::CurveGroup;

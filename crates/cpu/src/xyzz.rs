@@ -8,7 +8,7 @@
 //! Sources: EFD, "g1p/shortw-xyzz". Costs for `a = 0`; a generic `a` adds
 //! 1M + 1S to the doubling.
 
-use crate::formulas::FieldOps;
+use crate::field_ops::FieldOps;
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{AdditiveGroup, Field, Zero};

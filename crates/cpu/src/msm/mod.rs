@@ -22,7 +22,8 @@
 //! the memory budget; `parallel.rs` the rayon helpers. Precomputed bases are
 //! [`crate::prepared`], the field arithmetic [`crate::formulas`].
 
-use crate::formulas::{double, DetectOps, FieldOps, FormulaSet, Plain};
+use crate::field_ops::{DetectOps, FieldOps, Plain};
+use crate::formulas::{double, FormulaSet};
 use crate::scalar_mul::{interleaved, odd_multiples};
 use crate::xyzz::Xyzz;
 use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};

@@ -1,0 +1,585 @@
+//! Field arithmetic for the curve formulas and the MSM: the [`FieldOps`]
+//! trait and its implementations, apart from the point formulas that use
+//! them ([`crate::formulas`]).
+//!
+//! | type | arithmetic | where |
+//! |---|---|---|
+//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's BMI2/ADX assembly (four- and six-limb moduli with a spare bit), the AVX-512 IFMA lanes for BN254's bucket additions | BN254 and BLS12-381 on x86-64 with BMI2/ADX |
+//! | [`PortableOps`], [`PortableFp2Ops`] | zkaccel-ff's branch-free kernels in plain Rust | every CPU: the fallback of the above, and secp256k1 and P-256 |
+//! | [`Plain`] | arkworks' operators | any field; a user's own curve |
+//! | [`Counting`] | arkworks' operators, counted | tests of the formulas' costs |
+//!
+//! [`DetectOps`] picks, at run time, the first of a curve's arithmetic the
+//! CPU runs, or its fallback.
+
+use ark_ff::{AdditiveGroup, Field, Fp2, Fp2Config};
+use zkaccel_ff::MontField;
+
+/// How field multiplications and squarings are performed (and counted).
+///
+/// Additions default to arkworks' operators; [`AdxOps`] and [`PortableOps`]
+/// replace them (and the multiplications) with zkaccel-ff's branch-free
+/// kernels, in assembly and in portable Rust.
+pub trait FieldOps<F: Field> {
+    /// `a * b`.
+    fn mul(&mut self, a: &F, b: &F) -> F;
+    /// `a^2`.
+    fn sqr(&mut self, a: &F) -> F;
+    /// `a + b`.
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        *a + b
+    }
+    /// `a - b`.
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        *a - b
+    }
+    /// `2a`.
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        a.double()
+    }
+    /// `a == b`.
+    #[inline(always)]
+    fn equal(&mut self, a: &F, b: &F) -> bool {
+        a == b
+    }
+    /// `a == 0`.
+    #[inline(always)]
+    fn is_zero(&mut self, a: &F) -> bool {
+        a.is_zero()
+    }
+    /// Whether [`FieldOps::add_affine_batch`] has a bulk kernel here.
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        false
+    }
+    /// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`, affine points by the
+    /// chord rule with one shared inversion, where every `px[i] != qx[i]`
+    /// and no point is the identity. The default is [`chord_batch`] on these
+    /// operations.
+    fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F])
+    where
+        Self: Sized,
+    {
+        chord_batch(self, px, py, qx, qy)
+    }
+}
+
+/// [`FieldOps::add_affine_batch`] one addition at a time on `ops`, with
+/// arkworks' batch inversion.
+pub fn chord_batch<F: Field, O: FieldOps<F>>(
+    ops: &mut O,
+    px: &mut [F],
+    py: &mut [F],
+    qx: &[F],
+    qy: &[F],
+) {
+    let mut inv: Vec<F> = px.iter().zip(qx).map(|(p, q)| ops.sub(q, p)).collect();
+    ark_ff::batch_inversion(&mut inv);
+    for i in 0..inv.len() {
+        let dy = ops.sub(&qy[i], &py[i]);
+        let lambda = ops.mul(&dy, &inv[i]);
+        let ll = ops.sqr(&lambda);
+        let t = ops.sub(&ll, &px[i]);
+        let x3 = ops.sub(&t, &qx[i]);
+        let dx = ops.sub(&px[i], &x3);
+        let t = ops.mul(&lambda, &dx);
+        let y3 = ops.sub(&t, &py[i]);
+        px[i] = x3;
+        py[i] = y3;
+    }
+}
+
+/// Field arithmetic on zkaccel-ff's kernels: the BMI2/ADX Montgomery
+/// multiplication and branch-free modular addition on arkworks' own limbs
+/// (identical results, no mispredicted reductions).
+///
+/// A value exists only on CPUs with BMI2 and ADX ([`AdxOps::new`]); fields
+/// the assembly does not cover take zkaccel-ff's portable kernels.
+///
+/// On CPUs with AVX-512 IFMA it also adds affine points in bulk
+/// ([`FieldOps::add_affine_batch`], eight additions per vector with
+/// zkaccel-ff's `ifma` lanes): the bucket accumulation of the Pippenger MSM.
+#[derive(Clone, Copy, Debug)]
+pub struct AdxOps(Kernels);
+
+/// zkaccel-ff's kernel tokens behind [`AdxOps`] and [`AdxFp2Ops`]: the
+/// BMI2/ADX one, and the AVX-512 IFMA one where the CPU has it and it is
+/// wanted.
+#[derive(Clone, Copy, Debug)]
+struct Kernels {
+    adx: zkaccel_ff::Adx,
+    #[cfg(target_arch = "x86_64")]
+    lanes: Option<zkaccel_ff::ifma::Ifma>,
+}
+
+impl Kernels {
+    /// `Some` on CPUs with BMI2 and ADX; the IFMA token only if `lanes`
+    /// (x86-64 only: elsewhere `Adx::detect` is `None`).
+    #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
+    fn detect(lanes: bool) -> Option<Self> {
+        zkaccel_ff::Adx::detect().map(|adx| Kernels {
+            adx,
+            #[cfg(target_arch = "x86_64")]
+            lanes: zkaccel_ff::ifma::Ifma::detect().filter(|_| lanes),
+        })
+    }
+
+    /// Whether the IFMA token is held.
+    fn has_lanes(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.lanes.is_some()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+}
+
+impl AdxOps {
+    /// `Some` on CPUs with BMI2 and ADX.
+    pub fn new() -> Option<Self> {
+        Kernels::detect(true).map(AdxOps)
+    }
+
+    /// [`AdxOps::new`] without the AVX-512 IFMA bulk additions (one addition
+    /// at a time, as on CPUs without it); for tests and benchmarks.
+    pub fn without_lanes() -> Option<Self> {
+        Kernels::detect(false).map(AdxOps)
+    }
+}
+
+impl<F: MontField> FieldOps<F> for AdxOps {
+    #[inline(always)]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        self.0.adx.mul(a, b)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &F) -> F {
+        self.0.adx.mul(a, a)
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        self.0.adx.add(a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        self.0.adx.sub(a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        self.0.adx.add(a, a)
+    }
+    #[inline(always)]
+    fn equal(&mut self, a: &F, b: &F) -> bool {
+        a.eq_fast(b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &F) -> bool {
+        a.eq_fast(&F::ZERO)
+    }
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        F::ADX_MUL && self.0.has_lanes()
+    }
+    fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F]) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lanes) = self.0.lanes {
+            if lanes.add_affine_batch(px, py, qx, qy) {
+                return;
+            }
+        }
+        chord_batch(self, px, py, qx, qy)
+    }
+}
+
+/// [`AdxOps`] for quadratic extensions `Fp2` of a field the kernels cover
+/// (G2 of BN254 and BLS12-381): Karatsuba multiplication (3 base multiplications; 2 for
+/// squaring when the non-residue is -1), component-wise additions.
+///
+/// On CPUs with AVX-512 IFMA it also adds affine points in bulk where the
+/// non-residue is -1 (BN254's Fq2: G2's bucket accumulation), eight per
+/// vector pair.
+#[derive(Clone, Copy, Debug)]
+pub struct AdxFp2Ops(Kernels);
+
+impl AdxFp2Ops {
+    /// `Some` on CPUs with BMI2 and ADX.
+    pub fn new() -> Option<Self> {
+        Kernels::detect(true).map(AdxFp2Ops)
+    }
+
+    /// [`AdxFp2Ops::new`] without the AVX-512 IFMA bulk additions; for
+    /// tests and benchmarks.
+    pub fn without_lanes() -> Option<Self> {
+        Kernels::detect(false).map(AdxFp2Ops)
+    }
+}
+
+impl<P: Fp2Config> FieldOps<Fp2<P>> for AdxFp2Ops
+where
+    P::Fp: MontField,
+{
+    #[inline(always)]
+    fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_mul(self.0.adx, a, b)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        fp2_sqr(self.0.adx, a)
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_add(self.0.adx, a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_sub(self.0.adx, a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        fp2_add(self.0.adx, a, a)
+    }
+    #[inline(always)]
+    fn equal(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> bool {
+        fp2_eq(a, b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &Fp2<P>) -> bool {
+        fp2_eq(a, &Fp2::ZERO)
+    }
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        P::Fp::ADX_MUL && self.0.has_lanes() && P::NONRESIDUE == -P::Fp::ONE
+    }
+    fn add_affine_batch(
+        &mut self,
+        px: &mut [Fp2<P>],
+        py: &mut [Fp2<P>],
+        qx: &[Fp2<P>],
+        qy: &[Fp2<P>],
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(lanes) = self.0.lanes {
+            if lanes.add_affine_batch_fp2(px, py, qx, qy) {
+                return;
+            }
+        }
+        chord_batch(self, px, py, qx, qy)
+    }
+}
+
+/// Field arithmetic on zkaccel-ff's portable kernels: branch-free Montgomery
+/// multiplication ([`MontField::mul_fast`]) and modular addition and
+/// subtraction on arkworks' own limbs, in plain Rust. Identical results to
+/// arkworks' operators, without their data-dependent reductions (on random
+/// field elements half of them mispredict).
+///
+/// Every CPU runs it: it is what [`AdxOps`] falls back to on CPUs without
+/// BMI2/ADX (aarch64, wasm32, older x86-64) or under
+/// `ZKACCEL_KERNEL=portable`, and the MSM arithmetic of the curves the
+/// assembly does not cover (secp256k1's and P-256's full-width Fq). The
+/// multiplication is zkaccel-ff's on four-limb moduli with a spare top bit
+/// (BN254) and arkworks' elsewhere, where that measured faster (the
+/// figures are in `docs/msm.md`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortableOps;
+
+impl<F: MontField> FieldOps<F> for PortableOps {
+    #[inline(always)]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        Kernel::mul(*self, a, b)
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &F) -> F {
+        // arkworks' dedicated squaring where the modulus has a spare top bit
+        // (fewer limb products: 6% faster in the BN254 MSM than
+        // `mul_fast(a, a)`); for full-width moduli its squaring takes a
+        // general path and the multiplication above is faster.
+        if F::SPARE_BIT {
+            a.square()
+        } else {
+            Kernel::mul(*self, a, a)
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &F, b: &F) -> F {
+        Kernel::add(*self, a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &F, b: &F) -> F {
+        Kernel::sub(*self, a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &F) -> F {
+        Kernel::add(*self, a, a)
+    }
+    #[inline(always)]
+    fn equal(&mut self, a: &F, b: &F) -> bool {
+        a.eq_fast(b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &F) -> bool {
+        a.eq_fast(&F::ZERO)
+    }
+}
+
+/// [`PortableOps`] for quadratic extensions `Fp2` (G2 of BN254 and
+/// BLS12-381): arkworks' `Fp2` multiplication and squaring (one reduction
+/// for a sum of products: faster in the G2 MSM than [`AdxFp2Ops`]'
+/// Karatsuba on the portable kernels, 97 against 106 ms on BN254 G2 at
+/// 2^14), with branch-free component-wise additions and subtractions.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PortableFp2Ops;
+
+impl<P: Fp2Config> FieldOps<Fp2<P>> for PortableFp2Ops
+where
+    P::Fp: MontField,
+{
+    #[inline(always)]
+    fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        *a * b
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        a.square()
+    }
+    #[inline(always)]
+    fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_add(PortableOps, a, b)
+    }
+    #[inline(always)]
+    fn sub(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
+        fp2_sub(PortableOps, a, b)
+    }
+    #[inline(always)]
+    fn double(&mut self, a: &Fp2<P>) -> Fp2<P> {
+        fp2_add(PortableOps, a, a)
+    }
+    #[inline(always)]
+    fn equal(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> bool {
+        fp2_eq(a, b)
+    }
+    #[inline(always)]
+    fn is_zero(&mut self, a: &Fp2<P>) -> bool {
+        fp2_eq(a, &Fp2::ZERO)
+    }
+}
+
+/// A base-field kernel family of zkaccel-ff: the ADX assembly token or the
+/// portable Rust. The `Fp2` formulas below are written once over it.
+trait Kernel: Copy {
+    fn mul<F: MontField>(self, a: &F, b: &F) -> F;
+    fn add<F: MontField>(self, a: &F, b: &F) -> F;
+    fn sub<F: MontField>(self, a: &F, b: &F) -> F;
+}
+
+impl Kernel for zkaccel_ff::Adx {
+    #[inline(always)]
+    fn mul<F: MontField>(self, a: &F, b: &F) -> F {
+        zkaccel_ff::Adx::mul(self, a, b)
+    }
+    #[inline(always)]
+    fn add<F: MontField>(self, a: &F, b: &F) -> F {
+        zkaccel_ff::Adx::add(self, a, b)
+    }
+    #[inline(always)]
+    fn sub<F: MontField>(self, a: &F, b: &F) -> F {
+        zkaccel_ff::Adx::sub(self, a, b)
+    }
+}
+
+impl Kernel for PortableOps {
+    #[inline(always)]
+    fn mul<F: MontField>(self, a: &F, b: &F) -> F {
+        // Chosen by measurement (the MSM with each choice, same run):
+        // - four limbs with a spare top bit (BN254): zkaccel-ff's branch-free
+        //   multiplication, 9-10% faster than arkworks';
+        // - four full-width limbs (secp256k1, P-256): `mul_fast` calls
+        //   arkworks' general multiplication, and calling it that way is 16%
+        //   faster in the secp256k1 MSM than writing `*a * b` here (the
+        //   inlining differs);
+        // - six limbs (BLS12-381): arkworks' multiplication, 7% faster there
+        //   than `mul_fast` (probably because its final subtraction, rarely
+        //   needed for a 381-bit modulus, predicts well, where `mul_fast`
+        //   always pays for the masked one).
+        if F::LIMBS <= 4 {
+            a.mul_fast(b)
+        } else {
+            *a * b
+        }
+    }
+    #[inline(always)]
+    fn add<F: MontField>(self, a: &F, b: &F) -> F {
+        a.add_fast(b)
+    }
+    #[inline(always)]
+    fn sub<F: MontField>(self, a: &F, b: &F) -> F {
+        a.sub_fast(b)
+    }
+}
+
+/// `a * b` in `Fp2` by Karatsuba: 3 base multiplications.
+#[inline(always)]
+fn fp2_mul<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    let v0 = k.mul(&a.c0, &b.c0);
+    let v1 = k.mul(&a.c1, &b.c1);
+    let sa = k.add(&a.c0, &a.c1);
+    let sb = k.add(&b.c0, &b.c1);
+    let t = k.mul(&sa, &sb);
+    let c1 = k.sub(&k.sub(&t, &v0), &v1);
+    let mut bv1 = v1;
+    P::mul_fp_by_nonresidue_in_place(&mut bv1);
+    Fp2::new(k.add(&v0, &bv1), c1)
+}
+
+/// `a^2` in `Fp2`: 2 base multiplications when the non-residue is -1.
+#[inline(always)]
+fn fp2_sqr<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    if P::NONRESIDUE == -P::Fp::ONE {
+        // (a0 + a1 u)^2 with u^2 = -1: (a0 + a1)(a0 - a1) + 2 a0 a1 u.
+        let s = k.add(&a.c0, &a.c1);
+        let d = k.sub(&a.c0, &a.c1);
+        let m = k.mul(&a.c0, &a.c1);
+        Fp2::new(k.mul(&s, &d), k.add(&m, &m))
+    } else {
+        fp2_mul(k, a, a)
+    }
+}
+
+/// `a == b` in `Fp2`, component-wise on the limbs (no `memcmp` call).
+#[inline(always)]
+fn fp2_eq<P: Fp2Config>(a: &Fp2<P>, b: &Fp2<P>) -> bool
+where
+    P::Fp: MontField,
+{
+    a.c0.eq_fast(&b.c0) & a.c1.eq_fast(&b.c1)
+}
+
+#[inline(always)]
+fn fp2_add<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    Fp2::new(k.add(&a.c0, &b.c0), k.add(&a.c1, &b.c1))
+}
+
+#[inline(always)]
+fn fp2_sub<K: Kernel, P: Fp2Config>(k: K, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P>
+where
+    P::Fp: MontField,
+{
+    Fp2::new(k.sub(&a.c0, &b.c0), k.sub(&a.c1, &b.c1))
+}
+
+/// Plain field arithmetic; a zero-sized type the optimiser removes.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Plain;
+
+/// Field arithmetic a curve's bulk routines (MSM) select at run time: this
+/// one where the CPU runs it ([`DetectOps::detect`]), else its
+/// [`DetectOps::Fallback`], which every CPU runs.
+pub trait DetectOps: Copy + Send + Sync {
+    /// What runs where [`DetectOps::detect`] finds nothing.
+    type Fallback: Copy + Send + Sync;
+    /// This arithmetic, if the CPU runs it.
+    fn detect() -> Option<Self>;
+    /// The arithmetic every CPU runs.
+    fn fallback() -> Self::Fallback;
+}
+
+impl DetectOps for Plain {
+    type Fallback = Plain;
+    fn detect() -> Option<Self> {
+        Some(Plain)
+    }
+    fn fallback() -> Plain {
+        Plain
+    }
+}
+
+impl DetectOps for PortableOps {
+    type Fallback = PortableOps;
+    fn detect() -> Option<Self> {
+        Some(PortableOps)
+    }
+    fn fallback() -> PortableOps {
+        PortableOps
+    }
+}
+
+impl DetectOps for PortableFp2Ops {
+    type Fallback = PortableFp2Ops;
+    fn detect() -> Option<Self> {
+        Some(PortableFp2Ops)
+    }
+    fn fallback() -> PortableFp2Ops {
+        PortableFp2Ops
+    }
+}
+
+/// Without BMI2/ADX (or under `ZKACCEL_KERNEL=portable`): the same
+/// branch-free arithmetic in portable Rust.
+impl DetectOps for AdxOps {
+    type Fallback = PortableOps;
+    fn detect() -> Option<Self> {
+        Self::new()
+    }
+    fn fallback() -> PortableOps {
+        PortableOps
+    }
+}
+
+/// Without BMI2/ADX: [`PortableFp2Ops`].
+impl DetectOps for AdxFp2Ops {
+    type Fallback = PortableFp2Ops;
+    fn detect() -> Option<Self> {
+        Self::new()
+    }
+    fn fallback() -> PortableFp2Ops {
+        PortableFp2Ops
+    }
+}
+
+impl<F: Field> FieldOps<F> for Plain {
+    #[inline(always)]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        *a * b
+    }
+    #[inline(always)]
+    fn sqr(&mut self, a: &F) -> F {
+        a.square()
+    }
+}
+
+/// Field arithmetic that counts multiplications and squarings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counting {
+    /// Multiplications so far.
+    pub mul: u64,
+    /// Squarings so far.
+    pub sqr: u64,
+}
+
+impl<F: Field> FieldOps<F> for Counting {
+    #[inline]
+    fn mul(&mut self, a: &F, b: &F) -> F {
+        self.mul += 1;
+        *a * b
+    }
+    #[inline]
+    fn sqr(&mut self, a: &F) -> F {
+        self.sqr += 1;
+        a.square()
+    }
+}
