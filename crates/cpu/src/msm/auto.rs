@@ -65,7 +65,7 @@ pub(super) const FILTER_FRACTION: usize = 16;
 
 /// Wide terms per thread up to which `Auto` multiplies each term on its
 /// own (see `bucket_or_strauss`).
-pub const GLV_PER_THREAD: usize = 1;
+pub(super) const GLV_PER_THREAD: usize = 1;
 
 /// Wide scalars on curves where the GLV split applies: up to
 /// [`GLV_PER_THREAD`] terms a thread, one GLV scalar multiplication each
@@ -106,7 +106,7 @@ pub(super) fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
 /// faster at 2^18 (three grid runs), even to 10% slower at 2^20 (twice the
 /// points to stream). The range around 2^18 stops halfway (in log scale)
 /// to the measured losses at 2^17 and 2^20.
-pub const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
+pub(super) const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
     [0..1280, 2560..(1 << 15), (3 << 16)..(3 << 17)];
 
 /// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.

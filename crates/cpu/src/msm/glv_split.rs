@@ -4,13 +4,13 @@ use super::*;
 
 /// Scalars up to this width are not split by [`pippenger_glv`]: the halves
 /// would be as wide as the scalars.
-pub const GLV_MIN_BITS: u32 = 160;
+pub(super) const GLV_MIN_BITS: u32 = 160;
 
 /// [`MsmAlgorithm::PippengerGlv`]: [`pippenger`] on the GLV-split terms
 /// (`2n` terms of about half the width, [`crate::glv`]) where
 /// [`CurveMul::msm_glv_split`] allows it and the scalars are wider than
-/// [`GLV_MIN_BITS`], on the terms as given otherwise. `Auto` runs it for
-/// [`GLV_AUTO_TERMS`] terms only: it halves the windows but not the bucket
+/// 160 bits, on the terms as given otherwise. `Auto` runs it for the term
+/// counts where it measured faster only: it halves the windows but not the bucket
 /// additions and streams twice the points, which costs more than it saves
 /// from 2^16 terms up (see docs/msm.md).
 pub fn pippenger_glv<P: CurveMul, B: BigInteger>(

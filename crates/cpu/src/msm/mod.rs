@@ -7,7 +7,7 @@
 //! | [`MsmAlgorithm::Strauss`] | interleaved wNAF (NAF for narrow scalars, no table), all tables normalised with one inversion, split over the threads where each part has enough work | a few terms: up to 4-32 by scalar width here (libsecp256k1's crossover is about 88: it has no parallel bucket method) |
 //! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
 //! | [`MsmAlgorithm::Naive`] | arkworks' own `P * k` per term, summed | the reference |
-//! | [`MsmAlgorithm::Auto`] | drops zero scalars and adds the bases of scalar one directly (where they are at least 1/16 of the terms), sizes windows to the widest remaining scalar, then picks one GLV scalar multiplication per term (up to [`GLV_PER_THREAD`] wide terms a thread), Strauss ([`strauss_max_terms`]), Pippenger with the GLV split ([`GLV_AUTO_TERMS`]) or Pippenger | everything |
+//! | [`MsmAlgorithm::Auto`] | drops zero scalars and adds the bases of scalar one directly (where they are at least 1/16 of the terms), sizes windows to the widest remaining scalar, then picks one GLV scalar multiplication per term (up to one wide term a thread), Strauss (up to 4-32 terms, by scalar width), Pippenger with the GLV split (for the term counts where it measured faster) or Pippenger | everything |
 //!
 //! Pippenger's window count follows the effective scalar width, so small
 //! scalars (8, 16, 32, 64 bits) need proportionally fewer windows: that is
@@ -44,15 +44,14 @@ mod strauss;
 
 pub(crate) use auto::sum_affine_with;
 use auto::*;
-pub use auto::{GLV_AUTO_TERMS, GLV_PER_THREAD};
 pub(crate) use batch_affine::window_batch_affine;
 use batch_affine::*;
 pub use budget::{
     chunk_for_budget, memory_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS,
 };
 pub use dbc::dbc_per_term;
+pub use glv_split::pippenger_glv;
 use glv_split::*;
-pub use glv_split::{pippenger_glv, GLV_MIN_BITS};
 pub(crate) use parallel::map_indices;
 use parallel::*;
 use pippenger::*;
@@ -61,8 +60,8 @@ pub use pippenger::{
     min_work_window, pippenger, pippenger_plan, pippenger_window, pippenger_with,
     BATCH_AFFINE_MIN_WINDOW, MIN_RANGE_TERMS,
 };
+pub use strauss::strauss;
 use strauss::*;
-pub use strauss::{strauss, strauss_window};
 
 /// Which MSM algorithm to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -142,14 +141,14 @@ impl std::error::Error for MsmError {}
 
 /// The most terms (after filtering) for which `Auto` runs Strauss, at any
 /// scalar width ([`strauss_max_terms`] gives the limit per width).
-pub const STRAUSS_MAX_TERMS: usize = 32;
+pub(crate) const STRAUSS_MAX_TERMS: usize = 32;
 
 /// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
 /// rather than Pippenger (measured crossovers on BN254 G1 with the field
 /// kernels, 2 threads: about 32 terms for 8-bit scalars, 10 for 16- to
 /// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
 /// fast early).
-pub fn strauss_max_terms(bits: u32) -> usize {
+pub(crate) fn strauss_max_terms(bits: u32) -> usize {
     match bits {
         0..=8 => STRAUSS_MAX_TERMS,
         9..=64 => 10,

@@ -13,7 +13,7 @@ pub(super) const STRAUSS_MAX_WINDOW: u32 = 5;
 /// bases); the loop adds `bits / (w + 1)` mixed additions (10.2 M) per
 /// term. `w = 2` (NAF) needs no table at all: the affine base is its own.
 /// 8-bit scalars get NAF, full-width ones `w = 4` or 5.
-pub fn strauss_window(terms: usize, bits: u32) -> u32 {
+pub(super) fn strauss_window(terms: usize, bits: u32) -> u32 {
     let terms = terms.max(1) as f64;
     let cost = |w: u32| -> f64 {
         let adds = bits as f64 / (w + 1) as f64 * 10.2;
@@ -29,7 +29,8 @@ pub fn strauss_window(terms: usize, bits: u32) -> u32 {
 }
 
 /// Interleaved wNAF; see the module docs. The window follows the widest
-/// scalar ([`strauss_window`]); the field arithmetic is the curve's
+/// scalar (`w` from 2 to 5, the fewest field multiplications by a cost
+/// model); the field arithmetic is the curve's
 /// [`CurveMul::Ops`] where the CPU supports it.
 pub fn strauss<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
     match P::Ops::detect() {
