@@ -97,35 +97,30 @@ pub trait MontField: PrimeField + FftField {
     fn from_mont_limbs(limbs: [u64; 4]) -> Self;
 }
 
-/// The first four limbs of the modulus and `-p^-1 mod 2^64`, as the assembly
-/// kernels read them (a constant in static memory, not rebuilt per call).
+/// The modulus limbs and `-p^-1 mod 2^64`, as the assembly kernels read
+/// them (constants in static memory, not rebuilt per call).
 #[cfg(target_arch = "x86_64")]
 struct AsmConsts<C, const N: usize>(core::marker::PhantomData<C>);
 
 #[cfg(target_arch = "x86_64")]
 impl<C: MontConfig<N>, const N: usize> AsmConsts<C, N> {
-    const PINV: [u64; 5] = {
-        let mut out = [0u64; 5];
-        let mut i = 0;
-        while i < N && i < 4 {
-            out[i] = C::MODULUS.0[i];
-            i += 1;
-        }
-        out[4] = C::INV;
-        out
-    };
+    /// Four limbs, then the inverse (four-limb fields).
+    const PINV: [u64; 5] = Self::limbs_then_inv();
+    /// Six limbs, then the inverse (six-limb fields).
+    const PINV6: [u64; 7] = Self::limbs_then_inv();
 
-    /// The six limbs of the modulus and `-p^-1 mod 2^64` (six-limb fields).
-    const PINV6: [u64; 7] = {
-        let mut out = [0u64; 7];
+    /// The first `L - 1` limbs of the modulus (zero beyond `N`), then
+    /// `-p^-1 mod 2^64`.
+    const fn limbs_then_inv<const L: usize>() -> [u64; L] {
+        let mut out = [0u64; L];
         let mut i = 0;
-        while i < N && i < 6 {
+        while i < N && i < L - 1 {
             out[i] = C::MODULUS.0[i];
             i += 1;
         }
-        out[6] = C::INV;
+        out[L - 1] = C::INV;
         out
-    };
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
