@@ -5,7 +5,8 @@
 //! constraints) exported as a zkey and wtns (a test key from a fixed seed).
 //!
 //! - `circom/load`: zkaccel's `read_zkey` from the bytes in memory, without
-//!   and with the on-curve and subgroup checks; beside it arkworks'
+//!   and with the on-curve and subgroup checks, and `map_zkey` of the same
+//!   bytes in a mapped file (points used in place); beside it arkworks'
 //!   `ProvingKey::deserialize_uncompressed_unchecked` of the same key in
 //!   arkworks' own encoding (what an arkworks user who caches a key pays).
 //! - `circom/prove`: ark-groth16 with zkaccel's `CircomReduction` (the
@@ -26,7 +27,8 @@ use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use std::time::Duration;
 use zkaccel::circom::{
-    export_circuit, read_wtns, read_zkey, CircomProver, CircomReduction, ZkeyOptions,
+    export_circuit, map_zkey, read_wtns, read_zkey, CircomProver, CircomReduction, ZkeyMap,
+    ZkeyOptions,
 };
 use zkaccel::groth16::circuits::Sha256Circuit;
 use zkaccel::groth16::Backend;
@@ -86,6 +88,18 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("zkaccel read_zkey", &label), |b| {
             b.iter(|| black_box(read_zkey::<Bn254>(&case.zkey, ZkeyOptions::default()).unwrap()))
         });
+        // The same bytes in a file, mapped once: map_zkey checks every
+        // point and decodes the sections it cannot use in place (its pages
+        // are in the page cache after the first iteration, as a key proved
+        // with repeatedly is).
+        let path = std::env::temp_dir().join(format!("zkaccel-bench-{}.zkey", std::process::id()));
+        std::fs::write(&path, &case.zkey).unwrap();
+        let map = ZkeyMap::new(&std::fs::File::open(&path).unwrap()).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        group.bench_function(
+            BenchmarkId::new("zkaccel map_zkey (mapped file)", &label),
+            |b| b.iter(|| black_box(map_zkey::<Bn254>(&map, ZkeyOptions::default()).unwrap())),
+        );
         let checked = ZkeyOptions { check_points: true };
         group.bench_function(
             BenchmarkId::new("zkaccel read_zkey, points checked", &label),

@@ -322,6 +322,12 @@ impl<R: Read + Seek> Section<'_, R> {
         self.len - self.pos
     }
 
+    /// The file offset of the position, and the bytes left after it (to
+    /// use the rest of the section where it lies in a mapped file).
+    pub(crate) fn file_range(&self) -> (u64, u64) {
+        (self.start + self.pos, self.remaining())
+    }
+
     /// The position inside the section.
     pub(crate) fn position(&self) -> u64 {
         self.pos

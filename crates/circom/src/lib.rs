@@ -38,13 +38,15 @@
 //! unless asked ([`ZkeyOptions::check_points`]); see SECURITY.md.
 
 #![warn(missing_docs)]
-#![forbid(unsafe_code)]
+// Unsafe code only in `points` (the mapped key), which allows it.
+#![deny(unsafe_code)]
 
 mod binfile;
 mod curve;
 mod error;
 mod export;
 mod json;
+mod points;
 mod prover;
 mod r1cs;
 mod wtns;
@@ -57,12 +59,13 @@ pub use json::{
     json_curve, proof_json, public_json, read_proof_json, read_public_json, read_vkey_json,
     vkey_json,
 };
+pub use points::ZkeyMap;
 pub use prover::{verify, CircomProof, CircomProver};
 pub use r1cs::{read_r1cs, Lc, R1cs};
 pub use wtns::{read_wtns, write_wtns};
 pub use zkaccel_groth16::CircomReduction;
 pub use zkaccel_groth16::{ConstraintMatrix, CsrMatrix};
 pub use zkey::{
-    read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, Zkey, ZkeyHeader,
-    ZkeyOptions,
+    map_zkey, read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, ProverKey, Zkey,
+    ZkeyHeader, ZkeyOptions,
 };

@@ -2,7 +2,8 @@
 
 use crate::curve::CircomCurve;
 use crate::error::CircomError;
-use crate::zkey::{read_zkey, read_zkey_from, Zkey, ZkeyOptions};
+use crate::points::ZkeyMap;
+use crate::zkey::{map_zkey, read_zkey, read_zkey_from, ProverKey, Zkey, ZkeyOptions};
 use ark_ff::{One, UniformRand};
 use ark_groth16::{PreparedVerifyingKey, Proof};
 use ark_std::rand::RngCore;
@@ -36,7 +37,7 @@ pub struct CircomProof<E: CircomCurve> {
 /// # Ok::<(), zkaccel_circom::CircomError>(())
 /// ```
 pub struct CircomProver<E: CircomCurve> {
-    zkey: Zkey<E>,
+    zkey: ProverKey<E>,
     pvk: PreparedVerifyingKey<E>,
     backend: Backend,
     load_time: Duration,
@@ -54,17 +55,34 @@ impl<E: CircomCurve> CircomProver<E> {
         Ok(Self::from_parts(zkey, backend, start.elapsed()))
     }
 
-    /// Reads and decodes the zkey at `path`, a section at a time in chunks
-    /// ([`read_zkey_from`]: the file is never in memory whole); the load
-    /// time covers both.
+    /// Maps the zkey at `path` and proves from its points where they lie
+    /// in the file ([`map_zkey`]: every point is still checked; the
+    /// sections the layout allows are not copied), with default options.
+    /// The file must not change while the prover lives ([`ZkeyMap`]);
+    /// [`CircomProver::from_zkey_reader`] decodes a copy instead. The load
+    /// time covers mapping, checking and decoding.
     pub fn from_zkey_file(
         path: impl AsRef<std::path::Path>,
         backend: Backend,
     ) -> Result<Self, CircomError> {
         let path = path.as_ref();
-        let file = std::fs::File::open(path)
-            .map_err(|e| CircomError::io(path.display().to_string(), e))?;
-        Self::from_zkey_reader(file, backend, ZkeyOptions::default())
+        let io = |e| CircomError::io(path.display().to_string(), e);
+        let start = Stopwatch::start();
+        let map = ZkeyMap::new(&std::fs::File::open(path).map_err(io)?).map_err(io)?;
+        Self::from_zkey_map(&map, backend, ZkeyOptions::default())
+            .map(|p| p.with_load_time(start.elapsed()))
+    }
+
+    /// A prover on a mapped zkey ([`map_zkey`]); the prover keeps the map
+    /// for as long as it lives.
+    pub fn from_zkey_map(
+        map: &ZkeyMap,
+        backend: Backend,
+        opts: ZkeyOptions,
+    ) -> Result<Self, CircomError> {
+        let start = Stopwatch::start();
+        let key = map_zkey::<E>(map, opts)?;
+        Ok(Self::from_key(key, backend, start.elapsed()))
     }
 
     /// Reads and decodes a zkey from a seekable reader ([`read_zkey_from`]).
@@ -95,7 +113,13 @@ impl<E: CircomCurve> CircomProver<E> {
 
     /// A prover over an already decoded key.
     pub fn from_parts(zkey: Zkey<E>, backend: Backend, load_time: Duration) -> Self {
-        let pvk = ark_groth16::prepare_verifying_key(&zkey.pk.vk);
+        Self::from_key(zkey.into(), backend, load_time)
+    }
+
+    /// A prover over a key read by [`map_zkey`] (or converted from a
+    /// [`Zkey`]).
+    pub fn from_key(zkey: ProverKey<E>, backend: Backend, load_time: Duration) -> Self {
+        let pvk = ark_groth16::prepare_verifying_key(&zkey.vk);
         CircomProver {
             zkey,
             pvk,
@@ -104,8 +128,13 @@ impl<E: CircomCurve> CircomProver<E> {
         }
     }
 
-    /// The decoded key.
-    pub fn zkey(&self) -> &Zkey<E> {
+    fn with_load_time(mut self, load_time: Duration) -> Self {
+        self.load_time = load_time;
+        self
+    }
+
+    /// The key.
+    pub fn zkey(&self) -> &ProverKey<E> {
         &self.zkey
     }
 
@@ -178,13 +207,13 @@ impl<E: CircomCurve> CircomProver<E> {
 /// A proof on the backend `B`. The key is snarkjs': its domain is ordered by
 /// snarkjs' roots of unity ([`Qap::Snarkjs`]).
 fn prove_on<E: CircomCurve, B: BackendChoice>(
-    z: &Zkey<E>,
+    z: &ProverKey<E>,
     witness: &[E::ScalarField],
     r: E::ScalarField,
     s: E::ScalarField,
 ) -> Result<(Proof<E>, ProofTimings), zkaccel_groth16::Groth16Error> {
-    Groth16::<E, B>::create_proof_with_matrices(
-        &z.pk,
+    Groth16::<E, B>::create_proof_with_key_ref(
+        z.proving_key(),
         Qap::Snarkjs,
         &z.matrices,
         z.num_inputs(),

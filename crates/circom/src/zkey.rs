@@ -19,13 +19,14 @@
 use crate::binfile::{BinWriter, Cursor, SeekFile};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
-use ark_ec::AffineRepr;
+use crate::points::{in_place, same_layout, Points, ZkeyMap};
+use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{BigInt, Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use rayon::prelude::*;
 use std::io::{Read, Seek};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, Qap};
+use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, ProvingKeyRef, Qap};
 
 const MAGIC: &[u8; 4] = b"zkey";
 /// snarkjs' protocol ids in section 1.
@@ -88,6 +89,131 @@ impl<E: CircomCurve> Zkey<E> {
     }
 }
 
+/// A Groth16 zkey as the prover keeps it: [`Zkey`]'s parts, with each query's
+/// points decoded into a vector or, from [`map_zkey`], used in place in the
+/// mapped file where the layout allows (see [`ProverKey::points_in_place`]).
+pub struct ProverKey<E: CircomCurve> {
+    /// The header.
+    pub header: ZkeyHeader,
+    /// The verifying key.
+    pub vk: VerifyingKey<E>,
+    /// `beta` in G1.
+    pub beta_g1: E::G1Affine,
+    /// `delta` in G1.
+    pub delta_g1: E::G1Affine,
+    a_query: Points<E::G1Affine>,
+    b_g1_query: Points<E::G1Affine>,
+    b_g2_query: Points<E::G2Affine>,
+    h_query: Points<E::G1Affine>,
+    l_query: Points<E::G1Affine>,
+    /// A and B in compressed rows (as [`Zkey::matrices`]).
+    pub matrices: [CsrMatrix<E::ScalarField>; 2],
+    /// Number of constraints (without the public-input rows).
+    pub num_constraints: usize,
+}
+
+impl<E: CircomCurve> core::fmt::Debug for ProverKey<E> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ProverKey")
+            .field("header", &self.header)
+            .field("num_constraints", &self.num_constraints)
+            .field("points_in_place", &self.points_in_place())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<E: CircomCurve> ProverKey<E> {
+    /// Number of instance variables: the public signals plus the leading
+    /// one.
+    pub fn num_inputs(&self) -> usize {
+        self.header.n_public + 1
+    }
+
+    /// The proving key, borrowed (zkaccel-groth16's view of it).
+    pub fn proving_key(&self) -> ProvingKeyRef<'_, E> {
+        ProvingKeyRef {
+            vk: &self.vk,
+            beta_g1: self.beta_g1,
+            delta_g1: self.delta_g1,
+            a_query: self.a_query.as_slice(),
+            b_g1_query: self.b_g1_query.as_slice(),
+            b_g2_query: self.b_g2_query.as_slice(),
+            h_query: self.h_query.as_slice(),
+            l_query: self.l_query.as_slice(),
+        }
+    }
+
+    /// An owned arkworks [`ProvingKey`] (a copy of the points).
+    pub fn to_proving_key(&self) -> ProvingKey<E> {
+        let k = self.proving_key();
+        ProvingKey {
+            vk: self.vk.clone(),
+            beta_g1: self.beta_g1,
+            delta_g1: self.delta_g1,
+            a_query: k.a_query.to_vec(),
+            b_g1_query: k.b_g1_query.to_vec(),
+            b_g2_query: k.b_g2_query.to_vec(),
+            h_query: k.h_query.to_vec(),
+            l_query: k.l_query.to_vec(),
+        }
+    }
+
+    /// The queries whose points are used where they lie in the mapped file
+    /// (of `A`, `B1`, `B2`, `C`, `H`): none for a key decoded from a reader
+    /// or bytes.
+    pub fn points_in_place(&self) -> Vec<&'static str> {
+        [
+            ("A", self.a_query.is_mapped()),
+            ("B1", self.b_g1_query.is_mapped()),
+            ("B2", self.b_g2_query.is_mapped()),
+            ("C", self.l_query.is_mapped()),
+            ("H", self.h_query.is_mapped()),
+        ]
+        .into_iter()
+        .filter_map(|(name, mapped)| mapped.then_some(name))
+        .collect()
+    }
+
+    /// The decoded [`Zkey`] (copies the points that lie in the map).
+    pub fn into_zkey(self) -> Zkey<E> {
+        let pk = ProvingKey {
+            vk: self.vk,
+            beta_g1: self.beta_g1,
+            delta_g1: self.delta_g1,
+            a_query: self.a_query.into_vec(),
+            b_g1_query: self.b_g1_query.into_vec(),
+            b_g2_query: self.b_g2_query.into_vec(),
+            h_query: self.h_query.into_vec(),
+            l_query: self.l_query.into_vec(),
+        };
+        Zkey {
+            header: self.header,
+            pk,
+            matrices: self.matrices,
+            num_constraints: self.num_constraints,
+        }
+    }
+}
+
+impl<E: CircomCurve> From<Zkey<E>> for ProverKey<E> {
+    fn from(z: Zkey<E>) -> Self {
+        let pk = z.pk;
+        ProverKey {
+            header: z.header,
+            vk: pk.vk,
+            beta_g1: pk.beta_g1,
+            delta_g1: pk.delta_g1,
+            a_query: Points::Owned(pk.a_query),
+            b_g1_query: Points::Owned(pk.b_g1_query),
+            b_g2_query: Points::Owned(pk.b_g2_query),
+            h_query: Points::Owned(pk.h_query),
+            l_query: Points::Owned(pk.l_query),
+            matrices: z.matrices,
+            num_constraints: z.num_constraints,
+        }
+    }
+}
+
 /// Reads the curve named by a zkey's header, to choose the type to decode
 /// it as.
 pub fn zkey_curve(bytes: &[u8]) -> Result<Curve, CircomError> {
@@ -147,18 +273,8 @@ fn points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     valid: Option<fn(&T) -> bool>,
 ) -> Result<Vec<T>, CircomError> {
     let mut s = file.open(id, what)?;
-    let bytes = count
-        .checked_mul(size)
-        .ok_or_else(|| s.err(format!("{count} {what} points overflow")))?;
-    s.expect_rest(
-        bytes as u64,
-        &format!("{count} {what} points of {size} bytes"),
-    )?;
-    let why = if valid.is_some() {
-        "a coordinate not below the modulus, or not on the curve or not in the subgroup"
-    } else {
-        "a coordinate not below the modulus"
-    };
+    expect_points(&s, what, count, size)?;
+    let why = why_bad(valid.is_some());
     let mut out = Vec::with_capacity(count);
     let bad = AtomicUsize::new(usize::MAX);
     s.for_each_chunk(count, size, CHUNK_BYTES / size, |done, chunk| {
@@ -176,6 +292,97 @@ fn points<T: Copy + Send + Sync, R: Read + Seek + Send>(
         }
     })?;
     Ok(out)
+}
+
+/// Checks that the rest of section `s` is `count` points of `size` bytes;
+/// returns their byte length.
+fn expect_points<R: Read + Seek>(
+    s: &crate::binfile::Section<'_, R>,
+    what: &str,
+    count: usize,
+    size: usize,
+) -> Result<usize, CircomError> {
+    let bytes = count
+        .checked_mul(size)
+        .ok_or_else(|| s.err(format!("{count} {what} points overflow")))?;
+    s.expect_rest(
+        bytes as u64,
+        &format!("{count} {what} points of {size} bytes"),
+    )?;
+    Ok(bytes)
+}
+
+/// What a point that fails to decode (or, with `checked`, to validate) is
+/// reported as.
+fn why_bad(checked: bool) -> &'static str {
+    if checked {
+        "a coordinate not below the modulus, or not on the curve or not in the subgroup"
+    } else {
+        "a coordinate not below the modulus"
+    }
+}
+
+/// Section `id`'s points: where `map` holds the file, checked and used in
+/// place if `layout_ok` and the section is aligned, else decoded from the
+/// mapped bytes in parallel; without a map, read in chunks ([`points`]).
+#[allow(clippy::too_many_arguments)]
+fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
+    file: &mut SeekFile<R>,
+    map: Option<&ZkeyMap>,
+    layout_ok: bool,
+    id: u32,
+    what: &'static str,
+    count: usize,
+    size: usize,
+    zero: T,
+    decode: impl Fn(&[u8]) -> Option<T> + Sync + Send,
+    valid: Option<fn(&T) -> bool>,
+) -> Result<Points<T>, CircomError> {
+    let Some(map) = map else {
+        return points(file, id, what, count, size, zero, decode, valid).map(Points::Owned);
+    };
+    let s = file.open(id, what)?;
+    let len = expect_points(&s, what, count, size)?;
+    let start = s.file_range().0 as usize;
+    let bytes = &map.bytes()[start..start + len];
+    let ok = |b: &[u8]| decode(b).filter(|p| valid.is_none_or(|v| v(p)));
+    let bad = |i: usize| s.err(format!("{what} point {i}: {}", why_bad(valid.is_some())));
+    if let Some(p) = in_place::<T>(map, start, count, size, layout_ok) {
+        // Every point checked (in parallel; this also reads the pages in).
+        return match bytes
+            .par_chunks_exact(size)
+            .position_first(|b| ok(b).is_none())
+        {
+            Some(i) => Err(bad(i)),
+            None => Ok(p),
+        };
+    }
+    let first_bad = AtomicUsize::new(usize::MAX);
+    let mut out = Vec::with_capacity(count);
+    out.par_extend(bytes.par_chunks_exact(size).enumerate().map(|(i, b)| {
+        ok(b).unwrap_or_else(|| {
+            first_bad.fetch_min(i, Ordering::Relaxed);
+            zero
+        })
+    }));
+    map.release(start, len);
+    match first_bad.into_inner() {
+        usize::MAX => Ok(Points::Owned(out)),
+        i => Err(bad(i)),
+    }
+}
+
+/// Whether `E`'s affine points are, in memory, snarkjs' encoding of them
+/// (checked on the generators, their doubles and negatives, and infinity).
+fn layouts_match<E: CircomCurve>() -> (bool, bool) {
+    fn samples<A: AffineRepr>() -> [A; 4] {
+        let g = A::generator();
+        [g, (g + g).into_affine(), -g, A::zero()]
+    }
+    (
+        same_layout(&samples::<E::G1Affine>(), E::g1_to_mont, 2 * E::N8Q),
+        same_layout(&samples::<E::G2Affine>(), E::g2_to_mont, 4 * E::N8Q),
+    )
 }
 
 /// One point of the header, `what` of group `group`: decoded and, where
@@ -209,7 +416,31 @@ pub fn read_zkey_from<E: CircomCurve>(
     reader: impl Read + Seek + Send,
     opts: ZkeyOptions,
 ) -> Result<Zkey<E>, CircomError> {
-    let mut file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
+    let file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
+    load::<E, _>(file, None, opts).map(ProverKey::into_zkey)
+}
+
+/// Reads a Groth16 zkey of curve `E` from a mapped file ([`ZkeyMap`]): every
+/// point is checked as [`read_zkey`] checks it, and each query whose
+/// section is aligned for arkworks' point type is then used where it lies
+/// (no copy: the load costs reading the pages; see
+/// [`ProverKey::points_in_place`]); the other sections are decoded in
+/// parallel. The coefficients are decoded as by [`read_zkey`].
+pub fn map_zkey<E: CircomCurve>(
+    map: &ZkeyMap,
+    opts: ZkeyOptions,
+) -> Result<ProverKey<E>, CircomError> {
+    let file = SeekFile::scan(std::io::Cursor::new(map.bytes()), FileKind::Zkey, MAGIC, 1)?;
+    load::<E, _>(file, Some(map), opts)
+}
+
+/// The zkey reader behind [`read_zkey_from`] (no map: every point decoded)
+/// and [`map_zkey`].
+fn load<E: CircomCurve, R: Read + Seek + Send>(
+    mut file: SeekFile<R>,
+    map: Option<&ZkeyMap>,
+    opts: ZkeyOptions,
+) -> Result<ProverKey<E>, CircomError> {
     protocol(&mut file)?;
 
     // Header.
@@ -271,18 +502,24 @@ pub fn read_zkey_from<E: CircomCurve>(
         domain_size,
     };
     let z1 = E::G1Affine::zero();
+    let (layout_g1, layout_g2) = map.map_or((false, false), |_| layouts_match::<E>());
     let mut g1 = |id: u32, name: &'static str, count: usize| {
-        points(&mut file, id, name, count, g1_size, z1, E::g1_from_mont, v1)
+        let d = E::g1_from_mont;
+        section_points(
+            &mut file, map, layout_g1, id, name, count, g1_size, z1, d, v1,
+        )
     };
-    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?;
+    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec();
     let a_query = g1(5, "PointsA", n_vars)?;
     let b_g1_query = g1(6, "PointsB1", n_vars)?;
     let l_query = g1(8, "PointsC", n_vars - n_public - 1)?;
     // H first among the domain-sized parts: its length, checked against
     // the file's, bounds domainSize before the coefficients use it.
     let h_query = g1(9, "PointsH", domain_size)?;
-    let b_g2_query = points(
+    let b_g2_query = section_points(
         &mut file,
+        map,
+        layout_g2,
         7,
         "PointsB2",
         n_vars,
@@ -292,7 +529,13 @@ pub fn read_zkey_from<E: CircomCurve>(
         v2,
     )?;
     let (matrices, num_constraints) = coefficients::<E, _>(&mut file, &header)?;
-    let pk = ProvingKey {
+    if let Some(map) = map {
+        // The coefficients are decoded into compressed rows.
+        let (start, len) = file.open(4, "Coefs")?.file_range();
+        map.release(start as usize, len as usize);
+    }
+    Ok(ProverKey {
+        header,
         vk: VerifyingKey {
             alpha_g1,
             beta_g2,
@@ -307,10 +550,6 @@ pub fn read_zkey_from<E: CircomCurve>(
         b_g2_query,
         h_query,
         l_query,
-    };
-    Ok(Zkey {
-        header,
-        pk,
         matrices,
         num_constraints,
     })

@@ -48,6 +48,46 @@ fn truncated_files_are_errors() {
     assert!(e.to_string().contains("truncated"), "{e}");
 }
 
+/// A mapped key: truncated anywhere, or with a coordinate not below the
+/// modulus in any point section (in place or decoded), is an error naming
+/// the section and the point.
+#[test]
+fn mapped_keys_check_every_point() {
+    let zkey = read("poseidon", "circuit.zkey");
+    for cut in boundaries(&zkey).into_iter().filter(|&c| c < zkey.len()) {
+        let map = support::mapped(&zkey[..cut], "cut");
+        assert!(
+            map_zkey::<E>(&map, ZkeyOptions::default()).is_err(),
+            "cut at {cut}"
+        );
+    }
+    let q = E::q_le();
+    let good = map_zkey::<E>(&support::mapped(&zkey, "good"), ZkeyOptions::default()).unwrap();
+    let n_vars = good.header.n_vars;
+    let mut in_place_seen = [false; 2];
+    for (id, name, size, count) in [
+        (5u32, "PointsA", 64usize, n_vars),
+        (6, "PointsB1", 64, n_vars),
+        (7, "PointsB2", 128, n_vars),
+        (8, "PointsC", 64, n_vars - good.num_inputs()),
+        (9, "PointsH", 64, good.header.domain_size),
+    ] {
+        let query = &name["Points".len()..];
+        in_place_seen[usize::from(good.points_in_place().contains(&query))] = true;
+        for k in [0, count / 2, count - 1] {
+            let mut z = zkey.clone();
+            // The point's y (its last coordinate) set to the modulus.
+            let at = section_body(&zkey, id) + k * size + size - 32;
+            z[at..at + 32].copy_from_slice(&q);
+            let e = map_zkey::<E>(&support::mapped(&z, "bad"), ZkeyOptions::default())
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains(&format!("{name} point {k}:")), "{e}");
+        }
+    }
+    assert_eq!(in_place_seen, [true, true], "both paths covered");
+}
+
 /// The offset of section `id`'s body.
 fn section_body(file: &[u8], id: u32) -> usize {
     let count = u32::from_le_bytes(file[8..12].try_into().unwrap());

@@ -68,6 +68,21 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     let from_file = from_file.unwrap();
     assert_eq!(bytes(&from_file.pk), bytes(&checked.pk), "{name}");
     assert_eq!(from_file.matrices, checked.matrices, "{name}");
+    // Mapped: the same key, some queries in place and the others decoded
+    // (snarkjs' 12-byte section headers align every other section), so
+    // both paths run on every fixture.
+    let map = support::mapped(&zkey, name);
+    let key = map_zkey::<E>(&map, ZkeyOptions { check_points: true }).unwrap();
+    let in_place = key.points_in_place();
+    assert!(
+        (2..=3).contains(&in_place.len()),
+        "{name}: {in_place:?} in place"
+    );
+    assert_eq!(bytes(&key.to_proving_key()), bytes(&checked.pk), "{name}");
+    assert_eq!(key.matrices, checked.matrices, "{name}");
+    let mapped_prover =
+        CircomProver::<E>::from_zkey_map(&map, Backend::Cpu, ZkeyOptions::default()).unwrap();
+    assert_eq!(mapped_prover.zkey().points_in_place(), in_place, "{name}");
 
     // vkey.json and public.json exactly as snarkjs wrote them.
     let vkey = String::from_utf8(read(name, "vkey.json")).unwrap();
@@ -95,6 +110,9 @@ fn check_fixture<E: CircomCurve>(name: &str) {
                 E::ScalarField::rand(&mut rng),
             );
             let ours = prover.prove_with(&witness, r, s).unwrap();
+            // From the mapped key: the same proof, byte for byte.
+            let from_map = mapped_prover.prove_with(&witness, r, s).unwrap();
+            assert_eq!(bytes(&from_map.proof), bytes(&ours.proof), "{name}: mapped");
             assert_eq!(
                 public_json::<E>(&ours.public).into_bytes(),
                 read(name, "public.json"),
@@ -107,19 +125,20 @@ fn check_fixture<E: CircomCurve>(name: &str) {
             // ark-groth16 with our CircomReduction, and with the naive one.
             let rows = z.matrices.each_ref().map(|m| m.to_rows());
             let args = (&rows[..], z.num_inputs(), z.num_constraints, &witness[..]);
+            let pk = z.to_proving_key();
             let stock = ark_groth16::Groth16::<E, CircomReduction>::create_proof_with_reduction_and_matrices(
-                &z.pk, r, s, args.0, args.1, args.2, args.3,
+                &pk, r, s, args.0, args.1, args.2, args.3,
             )
             .unwrap();
             let naive =
                 ark_groth16::Groth16::<E, NaiveCircom>::create_proof_with_reduction_and_matrices(
-                    &z.pk, r, s, args.0, args.1, args.2, args.3,
+                    &pk, r, s, args.0, args.1, args.2, args.3,
                 )
                 .unwrap();
             // snarkjs' roots, written independently.
             let snarkjs =
                 ark_groth16::Groth16::<E, NaiveSnarkjs>::create_proof_with_reduction_and_matrices(
-                    &z.pk, r, s, args.0, args.1, args.2, args.3,
+                    &pk, r, s, args.0, args.1, args.2, args.3,
                 )
                 .unwrap();
             assert_eq!(

@@ -48,5 +48,5 @@ pub use backend::{Backend, BackendChoice, BACKEND_ENV};
 pub use error::Groth16Error;
 pub use matrix::{ConstraintMatrix, CsrMatrix};
 pub use pairing::{AccelPairing, QuotientOffloadFn};
-pub use prover::{Groth16, PreparedProvingKey, ProofTimings};
+pub use prover::{Groth16, PreparedProvingKey, ProofTimings, ProvingKeyRef};
 pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

@@ -92,6 +92,52 @@ impl<E: AccelPairing> Offloads<E> {
     }
 }
 
+/// A proving key by reference: ark-groth16's [`ProvingKey`] with its point
+/// vectors borrowed as slices, so the points can lie where the caller keeps
+/// them (zkaccel-circom proves from a snarkjs zkey's points in place, in the
+/// memory-mapped file). `ProvingKeyRef::from(&pk)` borrows an arkworks key.
+pub struct ProvingKeyRef<'a, E: AccelPairing> {
+    /// The verifying key (`alpha_g1`, `beta_g2`, `gamma_g2`, `delta_g2`,
+    /// `gamma_abc_g1`).
+    pub vk: &'a VerifyingKey<E>,
+    /// `beta` in G1.
+    pub beta_g1: E::G1Affine,
+    /// `delta` in G1.
+    pub delta_g1: E::G1Affine,
+    /// The A query (one point per variable).
+    pub a_query: &'a [E::G1Affine],
+    /// The B query in G1.
+    pub b_g1_query: &'a [E::G1Affine],
+    /// The B query in G2.
+    pub b_g2_query: &'a [E::G2Affine],
+    /// The H query.
+    pub h_query: &'a [E::G1Affine],
+    /// The L query (one point per witness variable).
+    pub l_query: &'a [E::G1Affine],
+}
+
+impl<E: AccelPairing> Clone for ProvingKeyRef<'_, E> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E: AccelPairing> Copy for ProvingKeyRef<'_, E> {}
+
+impl<'a, E: AccelPairing> From<&'a ProvingKey<E>> for ProvingKeyRef<'a, E> {
+    fn from(pk: &'a ProvingKey<E>) -> Self {
+        ProvingKeyRef {
+            vk: &pk.vk,
+            beta_g1: pk.beta_g1,
+            delta_g1: pk.delta_g1,
+            a_query: &pk.a_query,
+            b_g1_query: &pk.b_g1_query,
+            b_g2_query: &pk.b_g2_query,
+            h_query: &pk.h_query,
+            l_query: &pk.l_query,
+        }
+    }
+}
+
 fn check_len(what: &'static str, expected: usize, got: usize) -> Result<(), Groth16Error> {
     if expected == got {
         Ok(())
@@ -198,7 +244,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         let matrices = &cs.to_matrices()?[R1CS_PREDICATE_LABEL];
         let full = [cs.instance_assignment()?, cs.witness_assignment()?].concat();
         let (proof, mut t) = Self::prove_matrices(
-            pk,
+            pk.into(),
             prepared,
             Qap::Libsnark,
             matrices,
@@ -245,6 +291,31 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::create_proof_with_key_ref(
+            pk.into(),
+            qap,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+            r,
+            s,
+        )
+    }
+
+    /// [`Groth16::create_proof_with_matrices`] on a borrowed key
+    /// ([`ProvingKeyRef`]: the points wherever the caller keeps them).
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_proof_with_key_ref<M: ConstraintMatrix<E::ScalarField>>(
+        pk: ProvingKeyRef<'_, E>,
+        qap: Qap,
+        matrices: &[M],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         Self::prove_matrices(
             pk,
             None,
@@ -272,7 +343,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         Self::prove_matrices(
-            &ppk.pk,
+            (&ppk.pk).into(),
             Some(ppk),
             qap,
             matrices,
@@ -287,7 +358,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
 
     #[allow(clippy::too_many_arguments)]
     fn prove_matrices<M: ConstraintMatrix<E::ScalarField>>(
-        pk: &ProvingKey<E>,
+        pk: ProvingKeyRef<'_, E>,
         prepared: Option<&PreparedProvingKey<E>>,
         qap: Qap,
         matrices: &[M],
@@ -384,7 +455,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             ) => {
                 t.quotient_in_msm_h = true;
                 timed(&mut t.msm_h, || {
-                    quotient_msm(&domain, &coset, abc, &pk.h_query)
+                    quotient_msm(&domain, &coset, abc, pk.h_query)
                 })
                 .map_err(|m| {
                     Groth16Error::BackendUnavailable(format!(
@@ -398,11 +469,11 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
                 })
                 .map_err(map_error)?;
                 timed(&mut t.msm_h, || {
-                    g1(&pk.h_query, prep(|p| &p.h), &h[..pk.h_query.len()])
+                    g1(pk.h_query, prep(|p| &p.h), &h[..pk.h_query.len()])
                 })?
             }
         };
-        let l_aux_acc = timed(&mut t.msm_l, || g1(&pk.l_query, prep(|p| &p.l), witness))?;
+        let l_aux_acc = timed(&mut t.msm_l, || g1(pk.l_query, prep(|p| &p.l), witness))?;
         let r_s_delta_g1 = pk.delta_g1 * (r * s);
 
         let g_a = {

@@ -1,7 +1,7 @@
 //! `zkaccel-prover`: rapidsnark's command line on zkaccel.
 //!
 //! ```text
-//! zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify]
+//! zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify] [--no-mmap]
 //!                <circuit.zkey> <witness.wtns> <proof.json> <public.json>
 //! zkaccel-prover verify <vkey.json> <public.json> <proof.json>
 //! zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
@@ -18,12 +18,13 @@ use std::time::Instant;
 use zkaccel_circom::{
     export_circuit, json_curve, proof_json, public_json, read_proof_json, read_public_json,
     read_r1cs, read_vkey_json, read_wtns, read_zkey_from, setup_r1cs, verify, vkey_json,
-    zkey_curve_from, CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
+    zkey_curve, zkey_curve_from, CircomCurve, CircomError, CircomProver, Curve, ZkeyMap,
+    ZkeyOptions,
 };
 use zkaccel_groth16::Backend;
 
 const USAGE: &str = "usage:
-  zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify]
+  zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify] [--no-mmap]
                  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
   zkaccel-prover verify <vkey.json> <public.json> <proof.json>
   zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
@@ -143,6 +144,9 @@ struct ProveArgs {
     timings: bool,
     r1cs: Option<String>,
     self_verify: bool,
+    /// Map the zkey and prove from its points in place (`--no-mmap` reads
+    /// and decodes a copy, for a key file that may change meanwhile).
+    mmap: bool,
     files: Vec<String>,
 }
 
@@ -152,6 +156,7 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
         timings: false,
         r1cs: None,
         self_verify: true,
+        mmap: true,
         files: Vec::new(),
     };
     let mut it = args.iter();
@@ -169,6 +174,7 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
             }
             "--timings" => a.timings = true,
             "--no-verify" => a.self_verify = false,
+            "--no-mmap" => a.mmap = false,
             "--r1cs" => {
                 a.r1cs = Some(it.next().ok_or("--r1cs takes a file")?.clone());
             }
@@ -205,17 +211,41 @@ fn open_key(path: &str) -> Res<Box<dyn KeySource>> {
     Ok(Box::new(std::io::Cursor::new(bytes)))
 }
 
+/// The zkey to prove with: mapped (its points used in place), or read.
+enum KeyFile {
+    Mapped(ZkeyMap),
+    Read(Box<dyn KeySource>),
+}
+
 fn prove_cmd(args: &[String]) -> Res<ExitCode> {
     let a = parse_prove(args)?;
     let start = Instant::now();
-    let mut key = open_key(&a.files[0])?;
-    match zkey_curve_from(&mut key).map_err(at(&a.files[0]))? {
+    let path = &a.files[0];
+    // A file that cannot be mapped (a pipe) is read.
+    let mapped = match a.mmap {
+        true => std::fs::File::open(path)
+            .map_err(|e| format!("{path}: {e}"))
+            .map(|f| ZkeyMap::new(&f).ok())?,
+        false => None,
+    };
+    let (key, curve) = match mapped {
+        Some(map) => {
+            let curve = zkey_curve(map.bytes()).map_err(at(path))?;
+            (KeyFile::Mapped(map), curve)
+        }
+        None => {
+            let mut key = open_key(path)?;
+            let curve = zkey_curve_from(&mut key).map_err(at(path))?;
+            (KeyFile::Read(key), curve)
+        }
+    };
+    match curve {
         Curve::Bn254 => prove::<ark_bn254::Bn254>(&a, key, start),
         Curve::Bls12_381 => prove::<ark_bls12_381::Bls12_381>(&a, key, start),
     }
 }
 
-fn prove<E: CircomCurve>(a: &ProveArgs, key: Box<dyn KeySource>, start: Instant) -> Res<ExitCode> {
+fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<ExitCode> {
     let [zkey, wtns, proof_out, public_out] = [&a.files[0], &a.files[1], &a.files[2], &a.files[3]];
     // Fail on an unwritable output before the work, not after.
     for out in [proof_out, public_out] {
@@ -229,8 +259,12 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: Box<dyn KeySource>, start: Instant)
             let _ = std::fs::remove_file(out);
         }
     }
-    let prover = CircomProver::<E>::from_zkey_reader(key, a.backend, ZkeyOptions::default())
-        .map_err(at(zkey))?;
+    let opts = ZkeyOptions::default();
+    let prover = match key {
+        KeyFile::Mapped(map) => CircomProver::<E>::from_zkey_map(&map, a.backend, opts),
+        KeyFile::Read(r) => CircomProver::<E>::from_zkey_reader(r, a.backend, opts),
+    }
+    .map_err(at(zkey))?;
     let load = start.elapsed();
     let t = Instant::now();
     let witness = read_wtns::<E::ScalarField>(&read(wtns)?).map_err(at(wtns))?;
@@ -281,6 +315,14 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: Box<dyn KeySource>, start: Instant)
             ms(verify_time),
             ms(json),
             ms(start.elapsed())
+        );
+        let in_place = prover.zkey().points_in_place();
+        eprintln!(
+            "zkey points used in place (mapped): {}",
+            match in_place.is_empty() {
+                true => "none".to_string(),
+                false => in_place.join(" "),
+            }
         );
         eprintln!("{}", zkaccel_ff::kernel_summary());
     }

@@ -158,3 +158,19 @@ pub fn read(name: &str, file: &str) -> Vec<u8> {
 pub fn skip(what: &str) {
     let _ = writeln!(std::io::stderr(), "SKIP: {what}");
 }
+
+/// `bytes` written to a fresh temporary file and mapped (the file is
+/// removed at once: the map keeps its pages).
+pub fn mapped(bytes: &[u8], tag: &str) -> zkaccel_circom::ZkeyMap {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let path = std::env::temp_dir().join(format!(
+        "zkaccel-mapped-{tag}-{}-{}.zkey",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&path, bytes).unwrap();
+    let map = zkaccel_circom::ZkeyMap::new(&std::fs::File::open(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    map
+}

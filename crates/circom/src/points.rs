@@ -1,0 +1,167 @@
+//! Where a key's points lie: decoded into vectors, or in place in the
+//! memory-mapped zkey.
+//!
+//! snarkjs writes a point as its coordinates' Montgomery forms, little-endian
+//! limbs with the radix `2^(8 N8Q)`: on BN254 and BLS12-381 that is, byte for
+//! byte, arkworks 0.6's `Affine` in memory (two base-field elements, no flag:
+//! both curves mark infinity by `(0, 0)`, as snarkjs does). So a section of
+//! points can be used where it lies in a mapped file, without a copy; this
+//! is what makes loading a key cost what reading its pages costs. Whether
+//! the layouts agree is checked at run time on sample points
+//! ([`same_layout`]), not assumed, and a section is used in place only where
+//! its start is aligned for the type: snarkjs' 12-byte section headers leave
+//! every other section 4 bytes off an 8-byte boundary, and those sections
+//! are decoded into vectors.
+//!
+//! This is the crate's only `unsafe` code: mapping the file, viewing a
+//! point's bytes, and viewing checked bytes as points.
+#![allow(unsafe_code)]
+
+use std::sync::Arc;
+
+/// A read-only memory map of a zkey file.
+///
+/// The map is `MAP_PRIVATE`, but a page not yet read still reflects the
+/// file: another process that writes or truncates the file while a prover
+/// holds the map changes the points under it (a wrong proof, which
+/// `zkaccel-prover` catches by verifying before it writes) or makes a read
+/// fault (`SIGBUS`). rapidsnark maps its key the same way. Use the reader
+/// constructors where the key file may change while it is in use.
+#[derive(Clone)]
+pub struct ZkeyMap(Arc<memmap2::Mmap>);
+
+impl ZkeyMap {
+    /// Maps the whole file read-only.
+    pub fn new(file: &std::fs::File) -> std::io::Result<Self> {
+        // SAFETY: the map is read-only and private; what another process
+        // may do to the file is the caller's contract, documented above
+        // (the bytes are only read as integers, every one of which is a
+        // valid value of the types built from them).
+        let map = unsafe { memmap2::Mmap::map(file)? };
+        Ok(ZkeyMap(Arc::new(map)))
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// Drops this process's page mappings of the whole pages inside
+    /// `start..start + len` (bytes decoded into a copy and no longer read):
+    /// the peak memory then counts the copy, not both. A later read of the
+    /// range faults the file's bytes back in. Does nothing off Unix.
+    pub(crate) fn release(&self, start: usize, len: usize) {
+        #[cfg(unix)]
+        {
+            const PAGE: usize = 4096;
+            let base = self.0.as_ptr() as usize;
+            let first = (base + start).next_multiple_of(PAGE) - base;
+            let end = (base + start + len) / PAGE * PAGE - base;
+            if end > first {
+                // SAFETY: the map is private and never written, so its pages
+                // hold the file's bytes; after MADV_DONTNEED a read maps the
+                // file's page again, with the same bytes (under the contract
+                // of `ZkeyMap`: the file does not change). No reference sees
+                // different contents. An error only leaves the pages mapped.
+                let _ = unsafe {
+                    self.0.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        first,
+                        end - first,
+                    )
+                };
+            }
+        }
+    }
+}
+
+impl core::fmt::Debug for ZkeyMap {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "ZkeyMap({} bytes)", self.0.len())
+    }
+}
+
+/// A key's points: owned, or `len` points of type `T` at byte `start` of a
+/// mapped file.
+pub(crate) enum Points<T> {
+    Owned(Vec<T>),
+    Mapped {
+        map: ZkeyMap,
+        start: usize,
+        len: usize,
+    },
+}
+
+impl<T> Points<T> {
+    pub(crate) fn as_slice(&self) -> &[T] {
+        match self {
+            Points::Owned(v) => v,
+            // SAFETY: `in_place` made this variant only after checking that
+            // the range lies in the map, that its start is aligned for `T`
+            // and that `T`'s memory is exactly the file's encoding
+            // (`same_layout`: no padding, and every byte pattern of the
+            // coordinates' integer limbs is a valid `T`); each coordinate was
+            // also checked to be below the modulus. The map lives as long as
+            // `self` (it is shared by `Arc`) and is never written.
+            Points::Mapped { map, start, len } => unsafe {
+                std::slice::from_raw_parts(map.bytes().as_ptr().add(*start).cast::<T>(), *len)
+            },
+        }
+    }
+
+    /// Whether the points lie in the mapped file.
+    pub(crate) fn is_mapped(&self) -> bool {
+        matches!(self, Points::Mapped { .. })
+    }
+}
+
+impl<T: Clone> Points<T> {
+    pub(crate) fn into_vec(self) -> Vec<T> {
+        match self {
+            Points::Owned(v) => v,
+            mapped => mapped.as_slice().to_vec(),
+        }
+    }
+}
+
+/// `count` points of `size` bytes at byte `start` of `map`, in place, if the
+/// start is aligned for `T` and `layout_ok` (from [`same_layout`]); `None`
+/// otherwise. The caller has checked every point's encoding.
+pub(crate) fn in_place<T>(
+    map: &ZkeyMap,
+    start: usize,
+    count: usize,
+    size: usize,
+    layout_ok: bool,
+) -> Option<Points<T>> {
+    let end = count.checked_mul(size)?.checked_add(start)?;
+    let aligned = (map.bytes().as_ptr() as usize + start).is_multiple_of(core::mem::align_of::<T>());
+    (layout_ok && size == core::mem::size_of::<T>() && end <= map.bytes().len() && aligned).then(
+        || Points::Mapped {
+            map: map.clone(),
+            start,
+            len: count,
+        },
+    )
+}
+
+/// Whether `T`'s memory is the `size`-byte encoding `encode` writes, on each
+/// of `samples` (points with distinct coordinates, and infinity).
+pub(crate) fn same_layout<T>(
+    samples: &[T],
+    encode: impl Fn(&T, &mut Vec<u8>),
+    size: usize,
+) -> bool {
+    // The coordinates alone take `size` bytes, so a type of that size has no
+    // padding: all its bytes are initialised and may be read.
+    if core::mem::size_of::<T>() != size || cfg!(target_endian = "big") {
+        return false;
+    }
+    samples.iter().all(|p| {
+        let mut want = Vec::with_capacity(size);
+        encode(p, &mut want);
+        // SAFETY: `p` is a valid `T` of `size` bytes without padding (above).
+        let have = unsafe { std::slice::from_raw_parts((p as *const T).cast::<u8>(), size) };
+        want == have
+    })
+}
