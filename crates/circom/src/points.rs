@@ -135,7 +135,8 @@ pub(crate) fn in_place<T>(
     layout_ok: bool,
 ) -> Option<Points<T>> {
     let end = count.checked_mul(size)?.checked_add(start)?;
-    let aligned = (map.bytes().as_ptr() as usize + start).is_multiple_of(core::mem::align_of::<T>());
+    let aligned =
+        (map.bytes().as_ptr() as usize + start).is_multiple_of(core::mem::align_of::<T>());
     (layout_ok && size == core::mem::size_of::<T>() && end <= map.bytes().len() && aligned).then(
         || Points::Mapped {
             map: map.clone(),

@@ -108,10 +108,14 @@ fn bad_coefficients_are_named() {
     let zkey = read("poseidon", "circuit.zkey");
     // Section 4: a u32 count, then (matrix, constraint, signal, value).
     let first = section_body(&zkey, 4) + 4;
+    // Read, and mapped (whose sorted coefficients take a parallel path):
+    // the same message.
     let err = |z: &[u8]| {
-        read_zkey::<E>(z, ZkeyOptions::default())
-            .unwrap_err()
-            .to_string()
+        let read = read_zkey::<E>(z, ZkeyOptions::default()).unwrap_err();
+        let mapped = map_zkey::<E>(&support::mapped(z, "coef"), ZkeyOptions::default());
+        let mapped = mapped.unwrap_err().to_string();
+        assert_eq!(read.to_string(), mapped);
+        mapped
     };
     let mut z = zkey.clone();
     z[first + 12..first + 44].copy_from_slice(&[0xff; 32]);
