@@ -51,6 +51,8 @@ impl ZkeyMap {
     /// the peak memory then counts the copy, not both. A later read of the
     /// range faults the file's bytes back in. Does nothing off Unix.
     pub(crate) fn release(&self, start: usize, len: usize) {
+        #[cfg(not(unix))]
+        let _ = (start, len);
         #[cfg(unix)]
         {
             const PAGE: usize = 4096;
