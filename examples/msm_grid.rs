@@ -1,4 +1,4 @@
-//! Issue 4's "Auto is never more than 5% slower than the best single
+//! Checks "Auto is never more than 5% slower than the best single
 //! algorithm", over the cells of the msm bench's grid (`benches/support/grid.rs`:
 //! sizes x densities 1, sqrt(n)/n, 1/100, 1/1000 x scalar widths 1, 8, 16,
 //! 32, 64 and full; BN254 G1).

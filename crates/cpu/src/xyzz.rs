@@ -4,7 +4,7 @@
 //! infinity has `ZZ = 0`. Adding an affine point costs 8M + 2S (madd-2008-s)
 //! against 7M + 4S in Jacobian, but the sum of two XYZZ points costs 12M + 2S
 //! (add-2008-s) against 11M + 5S, and no formula needs a squaring of `Z`; this
-//! is the representation bucket methods (Pippenger, issue 4) accumulate in.
+//! is the representation bucket methods (Pippenger) accumulate in.
 //! Sources: EFD, "g1p/shortw-xyzz". Costs for `a = 0`; a generic `a` adds
 //! 1M + 1S to the doubling.
 
