@@ -42,6 +42,7 @@
 #![deny(unsafe_code)]
 
 mod binfile;
+mod coefs;
 mod curve;
 mod error;
 mod export;
@@ -52,6 +53,7 @@ mod r1cs;
 mod wtns;
 mod zkey;
 
+pub use coefs::KeyMatrix;
 pub use curve::{CircomCurve, Curve};
 pub use error::{CircomError, FileKind};
 pub use export::{export_circuit, setup_r1cs, Exported, R1csCircuit};

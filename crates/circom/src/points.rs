@@ -41,6 +41,14 @@ impl ZkeyMap {
         Ok(ZkeyMap(Arc::new(map)))
     }
 
+    /// A map of a copy of `bytes` (for tests of the mapped readers).
+    #[cfg(test)]
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Self {
+        let mut m = memmap2::MmapMut::map_anon(bytes.len().max(1)).expect("an anonymous map");
+        m[..bytes.len()].copy_from_slice(bytes);
+        ZkeyMap(Arc::new(m.make_read_only().expect("read-only")))
+    }
+
     /// The file's bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.0

@@ -17,6 +17,7 @@
 //! rapidsnark, which uses its mapped key in place.
 
 use crate::binfile::{BinWriter, Cursor, SeekFile};
+use crate::coefs::{mapped_coefficients, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
 use crate::points::{in_place, same_layout, Points, ZkeyMap};
@@ -106,8 +107,9 @@ pub struct ProverKey<E: CircomCurve> {
     b_g2_query: Points<E::G2Affine>,
     h_query: Points<E::G1Affine>,
     l_query: Points<E::G1Affine>,
-    /// A and B in compressed rows (as [`Zkey::matrices`]).
-    pub matrices: [CsrMatrix<E::ScalarField>; 2],
+    /// A and B: decoded compressed rows, or (from [`map_zkey`], where the
+    /// file's entries are in row order) indexed where they lie.
+    pub matrices: [KeyMatrix<E>; 2],
     /// Number of constraints (without the public-input rows).
     pub num_constraints: usize,
 }
@@ -189,7 +191,7 @@ impl<E: CircomCurve> ProverKey<E> {
         Zkey {
             header: self.header,
             pk,
-            matrices: self.matrices,
+            matrices: self.matrices.map(KeyMatrix::into_csr),
             num_constraints: self.num_constraints,
         }
     }
@@ -208,7 +210,7 @@ impl<E: CircomCurve> From<Zkey<E>> for ProverKey<E> {
             b_g2_query: Points::Owned(pk.b_g2_query),
             h_query: Points::Owned(pk.h_query),
             l_query: Points::Owned(pk.l_query),
-            matrices: z.matrices,
+            matrices: z.matrices.map(KeyMatrix::from),
             num_constraints: z.num_constraints,
         }
     }
@@ -537,19 +539,17 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
                 (count as u64) * entry as u64,
                 &format!("{count} coefficients of {entry} bytes"),
             )?;
-            let (start, len) = c.file_range();
-            let (start, len) = (start as usize, len as usize);
-            let data = &map.bytes()[start..start + len];
-            let out = sorted_coefficients::<E>(data, &header, |m| c.err(m))?;
-            // Decoded into compressed rows: the pages are not read again.
-            map.release(start, len);
-            out
+            let start = c.file_range().0 as usize;
+            mapped_coefficients::<E>(map, start, count, &header, |m| c.err(m))?
         }
         None => None,
     };
     let (matrices, num_constraints) = match mapped {
         Some(m) => m,
-        None => coefficients::<E, _>(&mut file, &header)?,
+        None => {
+            let (m, n) = coefficients::<E, _>(&mut file, &header)?;
+            (m.map(KeyMatrix::from), n)
+        }
     };
     Ok(ProverKey {
         header,
@@ -575,14 +575,14 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
 /// `n` copies of `x`, written in parallel: both threads take the
 /// first-touch page faults (`vec![x; n]` leaves them all to one thread, or,
 /// for zeros, to the first writer).
-fn filled<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
+pub(crate) fn filled<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
     v.par_extend(rayon::iter::repeat_n(x, n));
     v
 }
 
 /// `R^-1` in the scalar field (`R = 2^256`, the Montgomery radix).
-fn r_inverse<F: PrimeField>() -> F {
+pub(crate) fn r_inverse<F: PrimeField>() -> F {
     F::from(2u64)
         .pow([256u64])
         .inverse()
@@ -722,218 +722,6 @@ fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
         CsrMatrix::from_parts(s, c, v).map_err(|e| CircomError::format(FileKind::Zkey, e))
     };
     Ok(([csr(sa, ca, va)?, csr(sb, cb, vb)?], num_constraints))
-}
-
-/// Entries per task in [`sorted_coefficients`].
-const COEF_TASK: usize = 1 << 15;
-
-/// What one task of [`sorted_coefficients`] saw of its entries.
-#[derive(Clone, Copy, Default)]
-struct CoefSummary {
-    /// Entries of matrix 0 and 1.
-    count: [usize; 2],
-    /// Each matrix's first and last row here (`None`: no entry).
-    first: [Option<usize>; 2],
-    last: [Option<usize>; 2],
-    /// Each matrix's entries are in nondecreasing row order here.
-    sorted: bool,
-    /// The largest row.
-    max_row: Option<usize>,
-    /// The first entry with an index out of range.
-    bad: Option<usize>,
-}
-
-/// Section 4 from the bytes where it lies (a mapped file), in parallel,
-/// where each matrix's entries come in nondecreasing row order, as snarkjs
-/// writes them (rows in order, A's and B's entries of a row interleaved)
-/// and as [`write_zkey`] does (all of A, then B): a matrix's compressed
-/// rows are then its entries in file order, so every task places its own
-/// entries, with no counting pass and no scatter. `None` for another order
-/// ([`coefficients`] takes any). The same checks and messages as
-/// [`coefficients`].
-#[allow(clippy::type_complexity)]
-fn sorted_coefficients<E: CircomCurve>(
-    data: &[u8],
-    header: &ZkeyHeader,
-    err: impl Fn(String) -> CircomError,
-) -> Result<Option<([CsrMatrix<E::ScalarField>; 2], usize)>, CircomError> {
-    let entry = 12 + E::N8R;
-    let u32_at = |b: &[u8], i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-    let ids = |b: &[u8]| (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize);
-    let (domain_size, n_vars, n_public) = (header.domain_size, header.n_vars, header.n_public);
-    let bad_ids = |i: usize| {
-        let (m, row, signal) = ids(&data[i * entry..]);
-        err(format!(
-            "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): matrix not 0 or 1, constraint not below domainSize = {domain_size}, or signal not below nVars = {n_vars}"
-        ))
-    };
-
-    // Pass 1: indices in range; counts, row ranges and order per task.
-    let tasks: Vec<CoefSummary> = data
-        .par_chunks(COEF_TASK * entry)
-        .enumerate()
-        .map(|(t, chunk)| {
-            let mut s = CoefSummary {
-                sorted: true,
-                ..CoefSummary::default()
-            };
-            for (k, b) in chunk.chunks_exact(entry).enumerate() {
-                let (m, row, signal) = ids(b);
-                if m > 1 || row >= domain_size || signal >= n_vars {
-                    s.bad = Some(t * COEF_TASK + k);
-                    break;
-                }
-                let m = m as usize;
-                s.sorted &= s.last[m].is_none_or(|l| l <= row);
-                s.first[m].get_or_insert(row);
-                s.last[m] = Some(row);
-                s.count[m] += 1;
-                s.max_row = s.max_row.max(Some(row));
-            }
-            s
-        })
-        .collect();
-    if let Some(i) = tasks.iter().find_map(|t| t.bad) {
-        return Err(bad_ids(i));
-    }
-    let mut last: [Option<usize>; 2] = [None; 2];
-    for t in &tasks {
-        if !t.sorted {
-            return Ok(None);
-        }
-        for (last, (first, this_last)) in last.iter_mut().zip(t.first.iter().zip(t.last)) {
-            if let (Some(l), Some(f)) = (*last, first) {
-                if *f < l {
-                    return Ok(None);
-                }
-            }
-            *last = this_last.or(*last);
-        }
-    }
-    let max_row = tasks
-        .iter()
-        .filter_map(|t| t.max_row)
-        .max()
-        .ok_or_else(|| {
-            err("no coefficients (a snarkjs key has at least the public-input rows)".into())
-        })?;
-    let num_constraints = max_row.checked_sub(n_public).ok_or_else(|| {
-        err(format!(
-            "the largest constraint index {max_row} is below nPublic = {n_public}"
-        ))
-    })?;
-    let expected_domain = (num_constraints + n_public + 1).next_power_of_two();
-    if expected_domain != domain_size {
-        return Err(err(format!(
-            "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {domain_size}",
-            n_public + 1,
-        )));
-    }
-
-    // Pass 2: each task writes its entries at its offsets in each matrix's
-    // arrays (disjoint ranges, split off in order), values times R^-1 (see
-    // `coefficients`). The public-input rows are the last of matrix 0's
-    // entries (rows in order), checked after.
-    let total = [0, 1].map(|m| tasks.iter().map(|t| t.count[m]).sum::<usize>());
-    let zero = <E::Fr as ark_ff::Zero>::zero();
-    let mut columns = total.map(|n| filled(n, 0u32));
-    let mut values = total.map(|n| filled(n, zero));
-    let mut rows = total.map(|n| filled(n, 0u32));
-    let r_inv = r_inverse::<E::Fr>();
-    type Out<'a, F> = [(&'a mut [u32], &'a mut [F], &'a mut [u32]); 2];
-    let mut parts: Vec<Out<'_, E::Fr>> = Vec::with_capacity(tasks.len());
-    {
-        let [c0, c1] = &mut columns;
-        let [v0, v1] = &mut values;
-        let [r0, r1] = &mut rows;
-        let mut rest: Out<'_, E::Fr> = [(c0, v0, r0), (c1, v1, r1)];
-        for t in &tasks {
-            let [(c0, v0, r0), (c1, v1, r1)] = rest;
-            let (a0, b0) = c0.split_at_mut(t.count[0]);
-            let (a1, b1) = c1.split_at_mut(t.count[1]);
-            let (va0, vb0) = v0.split_at_mut(t.count[0]);
-            let (va1, vb1) = v1.split_at_mut(t.count[1]);
-            let (ra0, rb0) = r0.split_at_mut(t.count[0]);
-            let (ra1, rb1) = r1.split_at_mut(t.count[1]);
-            parts.push([(a0, va0, ra0), (a1, va1, ra1)]);
-            rest = [(b0, vb0, rb0), (b1, vb1, rb1)];
-        }
-    }
-    let bad_value = data
-        .par_chunks(COEF_TASK * entry)
-        .zip(parts.into_par_iter())
-        .enumerate()
-        .filter_map(|(t, (chunk, mut out))| {
-            let mut at = [0usize; 2];
-            for (k, b) in chunk.chunks_exact(entry).enumerate() {
-                let (m, row, signal) = ids(b);
-                let m = m as usize;
-                let Some(v) = E::fr_from_mont(&b[12..]) else {
-                    return Some(t * COEF_TASK + k);
-                };
-                let (c, vals, r) = &mut out[m];
-                c[at[m]] = signal as u32;
-                vals[at[m]] = v * r_inv;
-                r[at[m]] = row as u32;
-                at[m] += 1;
-            }
-            None
-        })
-        .min();
-    if let Some(i) = bad_value {
-        let (m, row, signal) = ids(&data[i * entry..]);
-        return Err(err(format!(
-            "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): value not below r"
-        )));
-    }
-    // B has no public-input rows; A's are its last n_public + 1 entries,
-    // exactly `A[num_constraints + s] = 1 * signal s`.
-    let public_row = |m: usize, at: usize| {
-        let (row, signal) = (rows[m][at] as usize, columns[m][at] as usize);
-        err(format!(
-            "a coefficient of row {row} (matrix {m}, signal {signal}): row {row} is a public-input row, which must hold exactly A = 1 * signal {}",
-            row - num_constraints
-        ))
-    };
-    if total[1] > 0 && rows[1][total[1] - 1] as usize >= num_constraints {
-        return Err(public_row(1, total[1] - 1));
-    }
-    let first_public = rows[0].partition_point(|&r| (r as usize) < num_constraints);
-    for s in 0..=n_public {
-        let at = first_public + s;
-        if at >= total[0] {
-            return Err(err(format!(
-                "the public-input row {} (signal {s}) is missing",
-                num_constraints + s
-            )));
-        }
-        let (row, signal) = (rows[0][at] as usize, columns[0][at] as usize);
-        if row != num_constraints + s || signal != s || values[0][at] != E::Fr::ONE {
-            return Err(public_row(0, at));
-        }
-    }
-    if first_public + n_public + 1 != total[0] {
-        return Err(public_row(0, first_public + n_public + 1));
-    }
-    let csr = |m: usize, mut c: Vec<u32>, mut v: Vec<E::Fr>| {
-        let n = if m == 0 { first_public } else { total[1] };
-        c.truncate(n);
-        v.truncate(n);
-        // Row starts from the (sorted) rows: row r starts at the first
-        // entry whose row is at least r.
-        let mut starts = Vec::with_capacity(num_constraints + 1);
-        let mut at = 0;
-        for r in 0..=num_constraints {
-            while at < n && (rows[m][at] as usize) < r {
-                at += 1;
-            }
-            starts.push(at);
-        }
-        CsrMatrix::from_parts(starts, c, v).map_err(|e| CircomError::format(FileKind::Zkey, e))
-    };
-    let [ca, cb] = columns;
-    let [va, vb] = values;
-    Ok(Some(([csr(0, ca, va)?, csr(1, cb, vb)?], num_constraints)))
 }
 
 /// Writes a Groth16 zkey that snarkjs and rapidsnark prove with, from an
@@ -1090,6 +878,7 @@ mod tests {
     //! name the index in the section, not in the chunk.
     use super::*;
     use crate::binfile::BinWriter;
+    use crate::coefs::COEF_TASK;
     use ark_bn254::{Bn254, Fr, G1Affine};
 
     /// A container holding section `id` with `body`, opened for reading.
@@ -1134,18 +923,46 @@ mod tests {
         assert!(e.contains("PointsA point 7:"), "{e}");
     }
 
+    /// Section 4's body (count, then entries) holding `entries`
+    /// (matrix, row, signal, value); entry `bad`'s value is not below r.
+    fn body_of(entries: &[(u32, u32, u32, Fr)], bad: Option<usize>) -> Vec<u8> {
+        // The file holds the integer v R^2; fr_to_le writes a plain integer.
+        let r2 = Fr::from(2u64).pow([512u64]);
+        let mut b = (entries.len() as u32).to_le_bytes().to_vec();
+        for (i, &(m, row, s, v)) in entries.iter().enumerate() {
+            for x in [m, row, s] {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+            match bad == Some(i) {
+                true => b.extend_from_slice(&[0xff; 32]),
+                false => fr_to_le(&(v * r2), &mut b),
+            }
+        }
+        b
+    }
+
+    /// The mapped reader on section 4's body `b`: `None` where it leaves
+    /// the section to the general reader; its matrices decoded to compare.
+    #[allow(clippy::type_complexity)]
+    fn mapped_csr(
+        b: &[u8],
+        header: &ZkeyHeader,
+    ) -> Result<Option<([CsrMatrix<Fr>; 2], usize)>, CircomError> {
+        let count = u32::from_le_bytes(b[..4].try_into().unwrap()) as usize;
+        let map = ZkeyMap::from_bytes(b);
+        let err = |m: String| CircomError::format(FileKind::Zkey, m);
+        let read = mapped_coefficients::<Bn254>(&map, 4, count, header, err)?;
+        Ok(read.map(|([a, b], n)| {
+            assert!(a.is_mapped() && b.is_mapped());
+            ([a.into_csr(), b.into_csr()], n)
+        }))
+    }
+
     #[test]
     fn coefficients_past_the_first_chunk_are_placed_and_named() {
         // Constraint r: A = (r + 1) * signal 1, B = 2 * signal 2 on even
         // rows; then the public row A[n] = 1 * signal 0 (no public input).
         let n = CHUNK_BYTES / 44 + 1000;
-        let r2 = Fr::from(2u64).pow([512u64]);
-        let stored = |v: Fr| {
-            // The file holds the integer v R^2; fr_to_le writes a plain integer.
-            let mut out = Vec::new();
-            fr_to_le(&(v * r2), &mut out);
-            out
-        };
         let mut entries = Vec::new();
         for r in 0..n {
             entries.push((0u32, r as u32, 1u32, Fr::from(r as u64 + 1)));
@@ -1154,19 +971,6 @@ mod tests {
             }
         }
         entries.push((0, n as u32, 0, Fr::from(1u64)));
-        let body_of = |entries: &[(u32, u32, u32, Fr)], bad: Option<usize>| {
-            let mut b = (entries.len() as u32).to_le_bytes().to_vec();
-            for (i, &(m, row, s, v)) in entries.iter().enumerate() {
-                for x in [m, row, s] {
-                    b.extend_from_slice(&x.to_le_bytes());
-                }
-                match bad == Some(i) {
-                    true => b.extend_from_slice(&[0xff; 32]),
-                    false => b.extend_from_slice(&stored(v)),
-                }
-            }
-            b
-        };
         let header = ZkeyHeader {
             curve: Curve::Bn254,
             n_vars: 3,
@@ -1175,9 +979,7 @@ mod tests {
         };
         let body = |bad: Option<usize>| body_of(&entries, bad);
         let general = |b: &[u8]| coefficients::<Bn254, _>(&mut container(4, b), &header);
-        let err = |m: String| CircomError::format(FileKind::Zkey, m);
-        // The parallel reader of sorted sections (the mapped path).
-        let sorted = |b: &[u8]| sorted_coefficients::<Bn254>(&b[4..], &header, err);
+        let sorted = |b: &[u8]| mapped_csr(b, &header);
         for read in [
             &general as &dyn Fn(&[u8]) -> Result<_, CircomError>,
             &|b: &[u8]| sorted(b).map(|o| o.expect("a sorted section")),
@@ -1186,7 +988,15 @@ mod tests {
             assert_eq!(constraints, n);
             let (ra, rb) = (a.to_rows(), b.to_rows());
             assert_eq!(ra.len(), n);
-            for r in [0, 1, CHUNK_BYTES / 44, COEF_TASK, COEF_TASK + 1, n - 1] {
+            for r in [
+                0,
+                1,
+                CHUNK_BYTES / 44,
+                COEF_TASK - 1,
+                COEF_TASK,
+                COEF_TASK + 1,
+                n - 1,
+            ] {
                 assert_eq!(ra[r], vec![(Fr::from(r as u64 + 1), 1)], "A row {r}");
                 let want = if r % 2 == 0 {
                     vec![(Fr::from(2u64), 2)]

@@ -316,12 +316,21 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
             ms(json),
             ms(start.elapsed())
         );
-        let in_place = prover.zkey().points_in_place();
+        let key = prover.zkey();
+        let mut in_place = key.points_in_place();
+        for (name, m) in ["coefficients A", "coefficients B"]
+            .iter()
+            .zip(&key.matrices)
+        {
+            if m.is_mapped() {
+                in_place.push(name);
+            }
+        }
         eprintln!(
-            "zkey points used in place (mapped): {}",
+            "zkey parts used in place (mapped): {}",
             match in_place.is_empty() {
                 true => "none".to_string(),
-                false => in_place.join(" "),
+                false => in_place.join(", "),
             }
         );
         eprintln!("{}", zkaccel_ff::kernel_summary());
