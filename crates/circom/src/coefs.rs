@@ -68,6 +68,83 @@ fn u32_at(b: &[u8], i: usize) -> u32 {
     u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]])
 }
 
+/// An entry's `(matrix, constraint, signal)`.
+pub(crate) fn entry_ids(b: &[u8]) -> (u32, usize, usize) {
+    (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize)
+}
+
+/// Whether an entry's indices are in range for the header.
+pub(crate) fn ids_in_range((m, row, signal): (u32, usize, usize), h: &ZkeyHeader) -> bool {
+    m <= 1 && row < h.domain_size && signal < h.n_vars
+}
+
+/// The number of constraints, from the largest row index: snarkjs appends
+/// one row per public signal and the leading one, `A[nConstraints + s] =
+/// 1 * signal s` for `s = 0..=nPublic`, the last of them the largest row.
+/// Errors if there is no row, or the count disagrees with the header.
+pub(crate) fn constraints_of(max_row: Option<usize>, h: &ZkeyHeader) -> Result<usize, String> {
+    let n_public = h.n_public;
+    let max_row =
+        max_row.ok_or("no coefficients (a snarkjs key has at least the public-input rows)")?;
+    let num_constraints = max_row.checked_sub(n_public).ok_or_else(|| {
+        format!("the largest constraint index {max_row} is below nPublic = {n_public}")
+    })?;
+    let expected_domain = (num_constraints + n_public + 1).next_power_of_two();
+    if expected_domain != h.domain_size {
+        return Err(format!(
+            "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {}",
+            n_public + 1,
+            h.domain_size,
+        ));
+    }
+    Ok(num_constraints)
+}
+
+/// The messages of both section-4 readers (the read and the mapped path
+/// must name a bad entry alike).
+pub(crate) mod msg {
+    use crate::zkey::ZkeyHeader;
+
+    /// Entry `i`'s indices are out of range.
+    pub(crate) fn bad_ids(
+        i: usize,
+        (m, row, signal): (u32, usize, usize),
+        h: &ZkeyHeader,
+    ) -> String {
+        format!(
+            "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): matrix not 0 or 1, constraint not below domainSize = {}, or signal not below nVars = {}",
+            h.domain_size, h.n_vars
+        )
+    }
+
+    /// Entry `i`'s value is not below r.
+    pub(crate) fn bad_value(i: usize, (m, row, signal): (u32, usize, usize)) -> String {
+        format!(
+            "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): value not below r"
+        )
+    }
+
+    /// Entry `i` lies in a public-input row but is not that row's one term.
+    pub(crate) fn public_row(
+        i: usize,
+        (m, row, signal): (u32, usize, usize),
+        num_constraints: usize,
+    ) -> String {
+        format!(
+            "coefficient {i}: row {row} is a public-input row, which must hold exactly A = 1 * signal {} (found matrix {m}, signal {signal})",
+            row - num_constraints
+        )
+    }
+
+    /// Public-input row `num_constraints + s` has no entry.
+    pub(crate) fn missing_public_row(num_constraints: usize, s: usize) -> String {
+        format!(
+            "the public-input row {} (signal {s}) is missing",
+            num_constraints + s
+        )
+    }
+}
+
 impl<E: CircomCurve> Mapped<E> {
     /// Row `row`'s entries of this matrix: `(stored value bytes, signal)`.
     fn entries_of(&self, row: usize) -> impl Iterator<Item = (&[u8], usize)> + '_ {
@@ -268,14 +345,8 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
 ) -> Result<Option<([KeyMatrix<E>; 2], usize)>, CircomError> {
     debug_assert_eq!(12 + E::N8R, ENTRY);
     let data = &map.bytes()[start..start + count * ENTRY];
-    let ids = |b: &[u8]| (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize);
-    let (domain_size, n_vars, n_public) = (header.domain_size, header.n_vars, header.n_public);
-    let named = |i: usize, why: &str| {
-        let (m, row, signal) = ids(&data[i * ENTRY..]);
-        err(format!(
-            "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): {why}"
-        ))
-    };
+    let n_public = header.n_public;
+    let ids = |i: usize| entry_ids(&data[i * ENTRY..]);
     // Pass 1: indices and values in range; rows, counts and order per task.
     let tasks: Vec<Summary> = data
         .par_chunks(COEF_TASK * ENTRY)
@@ -286,8 +357,8 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
                 ..Summary::default()
             };
             for (k, b) in chunk.chunks_exact(ENTRY).enumerate() {
-                let (m, row, signal) = ids(b);
-                if m > 1 || row >= domain_size || signal >= n_vars {
+                let (m, row, signal) = entry_ids(b);
+                if !ids_in_range((m, row, signal), header) {
                     s.bad_ids = Some(t * COEF_TASK + k);
                     break;
                 }
@@ -305,13 +376,10 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
         })
         .collect();
     if let Some(i) = tasks.iter().find_map(|t| t.bad_ids) {
-        return Err(named(
-            i,
-            &format!("matrix not 0 or 1, constraint not below domainSize = {domain_size}, or signal not below nVars = {n_vars}"),
-        ));
+        return Err(err(msg::bad_ids(i, ids(i), header)));
     }
     if let Some(i) = tasks.iter().find_map(|t| t.bad_value) {
-        return Err(named(i, "value not below r"));
+        return Err(err(msg::bad_value(i, ids(i))));
     }
     let mut last: [Option<usize>; 2] = [None; 2];
     for t in &tasks {
@@ -327,21 +395,8 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
             *last = t.last[m].or(*last);
         }
     }
-    let max_row = last.iter().flatten().max().copied().ok_or_else(|| {
-        err("no coefficients (a snarkjs key has at least the public-input rows)".into())
-    })?;
-    let num_constraints = max_row.checked_sub(n_public).ok_or_else(|| {
-        err(format!(
-            "the largest constraint index {max_row} is below nPublic = {n_public}"
-        ))
-    })?;
-    let expected_domain = (num_constraints + n_public + 1).next_power_of_two();
-    if expected_domain != domain_size {
-        return Err(err(format!(
-            "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {domain_size}",
-            n_public + 1,
-        )));
-    }
+    let num_constraints = constraints_of(last.into_iter().flatten().max(), header).map_err(&err)?;
+    let max_row = num_constraints + n_public;
 
     // Pass 2: the row ranges, over all rows (the public-input rows too).
     // Row r's range starts at the first entry with a row >= r and ends
@@ -396,7 +451,7 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
             let mut due = [o[0].0, o[1].0];
             let mut prev: [Option<(usize, usize)>; 2] = [None; 2];
             for (k, b) in chunk.chunks_exact(ENTRY).enumerate() {
-                let (m, row, _) = ids(b);
+                let (m, row, _) = entry_ids(b);
                 let (m, g) = (m as usize, t * COEF_TASK + k);
                 let (slo, _, elo, _) = o[m];
                 let (st, en) = &mut out[m];
@@ -434,23 +489,14 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
         let (s, e) = (starts[m][row] as usize, ends[m][row] as usize);
         (s..e.max(s)).filter(move |&i| u32_at(&data[i * ENTRY..], 0) as usize == m)
     };
-    let public_row = |i: usize| {
-        let (m, row, signal) = ids(&data[i * ENTRY..]);
-        err(format!(
-            "coefficient {i}: row {row} is a public-input row, which must hold exactly A = 1 * signal {} (found matrix {m}, signal {signal})",
-            row - num_constraints
-        ))
-    };
+    let public_row = |i: usize| err(msg::public_row(i, ids(i), num_constraints));
     if let Some(i) = (num_constraints..rows).find_map(|r| in_range(1, r).next()) {
         return Err(public_row(i));
     }
     for s in 0..=n_public {
         let mut entries = in_range(0, num_constraints + s);
         let Some(i) = entries.next() else {
-            return Err(err(format!(
-                "the public-input row {} (signal {s}) is missing",
-                num_constraints + s
-            )));
+            return Err(err(msg::missing_public_row(num_constraints, s)));
         };
         let b = &data[i * ENTRY..(i + 1) * ENTRY];
         if u32_at(b, 8) as usize != s || b[12..] != one {

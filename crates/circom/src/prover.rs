@@ -55,9 +55,10 @@ impl<E: CircomCurve> CircomProver<E> {
         Ok(Self::from_parts(zkey, backend, start.elapsed()))
     }
 
-    /// Maps the zkey at `path` and proves from its points where they lie
-    /// in the file ([`map_zkey`]: every point is still checked; the
-    /// sections the layout allows are not copied), with default options.
+    /// Maps the zkey at `path` and proves from its points and coefficients
+    /// where they lie in the file ([`map_zkey`]: every one is still
+    /// checked; the sections the layout allows are not copied), with default
+    /// options.
     /// The file must not change while the prover lives ([`ZkeyMap`]);
     /// [`CircomProver::from_zkey_reader`] decodes a copy instead. The load
     /// time covers mapping, checking and decoding.

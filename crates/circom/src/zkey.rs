@@ -17,7 +17,7 @@
 //! rapidsnark, which uses its mapped key in place.
 
 use crate::binfile::{BinWriter, Cursor, SeekFile};
-use crate::coefs::{mapped_coefficients, KeyMatrix};
+use crate::coefs::{constraints_of, entry_ids, ids_in_range, mapped_coefficients, msg, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
 use crate::points::{in_place, same_layout, Points, ZkeyMap};
@@ -427,7 +427,9 @@ pub fn read_zkey_from<E: CircomCurve>(
 /// section is aligned for arkworks' point type is then used where it lies
 /// (no copy: the load costs reading the pages; see
 /// [`ProverKey::points_in_place`]); the other sections are decoded in
-/// parallel. The coefficients are decoded as by [`read_zkey`].
+/// parallel. The coefficients are checked as [`read_zkey`] checks them and,
+/// where each matrix's entries are in row order (as snarkjs writes them),
+/// read where they lie too ([`KeyMatrix`]).
 pub fn map_zkey<E: CircomCurve>(
     map: &ZkeyMap,
     opts: ZkeyOptions,
@@ -532,13 +534,7 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     )?;
     let mapped = match map {
         Some(map) => {
-            let mut c = file.open(4, "Coefs")?;
-            let count = c.u32()? as usize;
-            let entry = 12 + E::N8R;
-            c.expect_rest(
-                (count as u64) * entry as u64,
-                &format!("{count} coefficients of {entry} bytes"),
-            )?;
+            let (c, count) = open_coefficients::<E, _>(&mut file)?;
             let start = c.file_range().0 as usize;
             mapped_coefficients::<E>(map, start, count, &header, |m| c.err(m))?
         }
@@ -589,6 +585,21 @@ pub(crate) fn r_inverse<F: PrimeField>() -> F {
         .expect("2 is invertible in an odd prime field")
 }
 
+/// Section 4 opened at its first entry, its length checked against the
+/// number of entries it starts with; and that number.
+fn open_coefficients<E: CircomCurve, R: Read + Seek>(
+    file: &mut SeekFile<R>,
+) -> Result<(crate::binfile::Section<'_, R>, usize), CircomError> {
+    let mut c = file.open(4, "Coefs")?;
+    let count = c.u32()? as usize;
+    let entry = 12 + E::N8R;
+    c.expect_rest(
+        (count as u64) * entry as u64,
+        &format!("{count} coefficients of {entry} bytes"),
+    )?;
+    Ok((c, count))
+}
+
 /// Section 4: the A and B coefficients, read twice in chunks (once to
 /// check the indices and count each row's entries, once to place them)
 /// into compressed rows; the public-input rows snarkjs appends are checked
@@ -598,29 +609,20 @@ fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
     file: &mut SeekFile<R>,
     header: &ZkeyHeader,
 ) -> Result<([CsrMatrix<E::ScalarField>; 2], usize), CircomError> {
-    let mut c = file.open(4, "Coefs")?;
-    let count = c.u32()? as usize;
+    let (mut c, count) = open_coefficients::<E, _>(file)?;
     let entry = 12 + E::N8R;
-    c.expect_rest(
-        (count as u64) * entry as u64,
-        &format!("{count} coefficients of {entry} bytes"),
-    )?;
     let data_start = c.position();
     let per_chunk = CHUNK_BYTES / entry;
-    let u32_at = |b: &[u8], i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
-    let ids = |b: &[u8]| (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize);
-    let (domain_size, n_vars, n_public) = (header.domain_size, header.n_vars, header.n_public);
+    let (domain_size, n_public) = (header.domain_size, header.n_public);
 
     // Pass 1: every index in range, the entries of each row counted.
     let mut counts = [vec![0u32; domain_size], vec![0u32; domain_size]];
     let mut max_row = None::<usize>;
     c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
         for (i, b) in (first..).zip(chunk.chunks_exact(entry)) {
-            let (m, row, signal) = ids(b);
-            if m > 1 || row >= domain_size || signal >= n_vars {
-                return Err(format!(
-                    "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): matrix not 0 or 1, constraint not below domainSize = {domain_size}, or signal not below nVars = {n_vars}"
-                ));
+            let (m, row, signal) = entry_ids(b);
+            if !ids_in_range((m, row, signal), header) {
+                return Err(msg::bad_ids(i, (m, row, signal), header));
             }
             counts[m as usize][row] += 1;
             max_row = max_row.max(Some(row));
@@ -628,24 +630,7 @@ fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
         Ok(())
     })?;
 
-    // snarkjs appends one row per public signal and the leading one:
-    // A[nConstraints + s] = 1 * signal s, for s = 0..=nPublic. The last of
-    // them is the largest row index.
-    let max_row = max_row.ok_or_else(|| {
-        c.err("no coefficients (a snarkjs key has at least the public-input rows)")
-    })?;
-    let num_constraints = max_row.checked_sub(n_public).ok_or_else(|| {
-        c.err(format!(
-            "the largest constraint index {max_row} is below nPublic = {n_public}"
-        ))
-    })?;
-    let expected_domain = (num_constraints + n_public + 1).next_power_of_two();
-    if expected_domain != domain_size {
-        return Err(c.err(format!(
-            "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {domain_size}",
-            n_public + 1,
-        )));
-    }
+    let num_constraints = constraints_of(max_row, header).map_err(|m| c.err(m))?;
     // Row starts of the constraint rows; `counts` becomes each row's fill.
     let starts = counts.each_mut().map(|cnt| {
         let mut starts = Vec::with_capacity(num_constraints + 1);
@@ -684,12 +669,10 @@ fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
         }));
         let bad = bad.into_inner();
         for (k, (b, &v)) in chunk.chunks_exact(entry).zip(&vals).enumerate() {
-            let (m, row, signal) = ids(b);
+            let (m, row, signal) = entry_ids(b);
             let i = first + k;
             if k == bad {
-                return Err(format!(
-                    "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): value not below r"
-                ));
+                return Err(msg::bad_value(i, (m, row, signal)));
             }
             if row < num_constraints {
                 let m = m as usize;
@@ -700,9 +683,7 @@ fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
             } else {
                 let s = row - num_constraints;
                 if m != 0 || signal != s || v != E::Fr::ONE || input_rows[s] {
-                    return Err(format!(
-                        "coefficient {i}: row {row} is a public-input row, which must hold exactly A = 1 * signal {s} (found matrix {m}, signal {signal})"
-                    ));
+                    return Err(msg::public_row(i, (m, row, signal), num_constraints));
                 }
                 input_rows[s] = true;
             }
@@ -710,10 +691,7 @@ fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
         Ok(())
     })?;
     if let Some(s) = input_rows.iter().position(|&seen| !seen) {
-        return Err(c.err(format!(
-            "the public-input row {} (signal {s}) is missing",
-            num_constraints + s
-        )));
+        return Err(c.err(msg::missing_public_row(num_constraints, s)));
     }
     let [sa, sb] = starts;
     let [ca, cb] = columns;
