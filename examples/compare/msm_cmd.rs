@@ -7,7 +7,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use zkaccel::cpu::msm::pippenger_with;
-use zkaccel::cpu::{msm_with, CurveMul, FieldOps, MsmAlgorithm, MsmProvider, Plain, PreparedBases};
+use zkaccel::cpu::{
+    msm_bases, msm_with, CurveMul, FieldOps, MontBytes, MsmAlgorithm, MsmProvider, PackedBases,
+    Plain, PreparedBases,
+};
 
 struct Args {
     curve: String,
@@ -17,6 +20,7 @@ struct Args {
     algorithm: String,
     rounds: usize,
     prepared: bool,
+    packed: bool,
     backend: String,
     field_ops: Option<String>,
     json: bool,
@@ -35,7 +39,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
             "--backend",
             "--field-ops",
         ],
-        &["--json", "--prepared"],
+        &["--json", "--prepared", "--packed"],
     )?;
     let a = Args {
         curve: f.str("--curve", "bn254-g1"),
@@ -45,10 +49,14 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         algorithm: f.str("--algorithm", "auto"),
         rounds: f.num("--rounds", 7)?,
         prepared: f.has("--prepared"),
+        packed: f.has("--packed"),
         backend: f.str("--backend", "cpu"),
         field_ops: Some(f.str("--field-ops", "")).filter(|v| !v.is_empty()),
         json: f.has("--json"),
     };
+    if a.packed && (a.prepared || a.backend != "cpu" || a.algorithm != "auto") {
+        return Err("--packed runs the CPU's Auto only".into());
+    }
     if a.log_n > 24 || a.rounds == 0 {
         return Err("--log-n must be at most 24 and --rounds at least 1".into());
     }
@@ -68,7 +76,10 @@ fn algorithm(name: &str) -> Result<MsmAlgorithm, String> {
 }
 
 /// `gpu`: the provider zkaccel's side runs on (`--backend cuda`), or the CPU.
-fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String, String> {
+fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String, String>
+where
+    P::BaseField: MontBytes,
+{
     let n = 1usize << a.log_n;
     let alg = algorithm(&a.algorithm)?;
     let mut rng = ChaCha20Rng::seed_from_u64(1);
@@ -110,6 +121,9 @@ fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String
     };
     let got = ours(&bases, &scalars).map_err(|e| e.to_string())?;
     let equal = got == want;
+    if a.packed {
+        return packed(a, &bases, &scalars, want, equal);
+    }
     if let Some((p, t)) = &prepared {
         if !a.json {
             println!(
@@ -143,6 +157,54 @@ fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String
         format!(
             "msm on {}: 2^{} bases, density {}, {} nonzero, scalar bits {} ({} interleaved rounds)\n  zkaccel {:<12} {:>10.2} ms (median)\n  arkworks             {:>10.2} ms (median)\n  speedup {:.3}x, results equal to arkworks: {equal}\n",
             a.curve, a.log_n, a.density, nonzero, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, a.algorithm, ma, mb, mb / ma
+        )
+    })
+}
+
+/// `--packed`: `Auto` on the bases read from bytes 4 past an 8-byte
+/// boundary (`PackedBases`, as a snarkjs zkey's unaligned sections are
+/// read in place), beside `Auto` on the slice and arkworks, interleaved.
+fn packed<P: CurveMul>(
+    a: &Args,
+    bases: &[Affine<P>],
+    scalars: &[P::ScalarField],
+    want: Projective<P>,
+    slice_equal: bool,
+) -> Result<String, String>
+where
+    P::BaseField: MontBytes,
+{
+    let mut bytes = vec![0u8; 4];
+    PackedBases::encode(bases, &mut bytes);
+    let view = PackedBases::<P>::new(&bytes[4..]).ok_or("a whole number of points")?;
+    let got = msm_bases(view, scalars).map_err(|e| e.to_string())?;
+    let equal = slice_equal && got == want;
+    let t = crate::timing::interleaved_all(
+        a.rounds,
+        &mut [
+            &mut || {
+                black_box(msm_bases(black_box(view), black_box(scalars)).ok());
+            },
+            &mut || {
+                black_box(msm_with(black_box(bases), black_box(scalars), MsmAlgorithm::Auto).ok());
+            },
+            &mut || {
+                black_box(
+                    <Projective<P> as VariableBaseMSM>::msm(black_box(bases), black_box(scalars))
+                        .ok(),
+                );
+            },
+        ],
+    );
+    Ok(if a.json {
+        format!(
+            "{{\"workload\": \"msm-packed\", \"params\": {{\"curve\": \"{}\", \"log_n\": {}, \"density\": \"{}\", \"bits\": {}, \"rounds\": {}}}, \"packed_ms\": {:.4}, \"slice_ms\": {:.4}, \"arkworks_ms\": {:.4}, \"packed_over_slice\": {:.4}, \"results_equal\": {equal}}}\n",
+            a.curve, a.log_n, a.density, a.bits, a.rounds, t[0], t[1], t[2], t[0] / t[1]
+        )
+    } else {
+        format!(
+            "msm on {}: 2^{} bases, density {}, scalar bits {} ({} interleaved rounds)\n  zkaccel Auto, packed bases (+4 bytes) {:>10.2} ms (median)\n  zkaccel Auto, slice                   {:>10.2} ms (median)\n  arkworks                              {:>10.2} ms (median)\n  packed / slice {:.3}, results equal to arkworks: {equal}\n",
+            a.curve, a.log_n, a.density, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, t[0], t[1], t[2], t[0] / t[1]
         )
     })
 }

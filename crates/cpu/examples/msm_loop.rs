@@ -1,5 +1,6 @@
 //! One MSM of 2^k random BN254 G1 terms with zkaccel (or arkworks), for
-//! instruction counting: `msm_loop {zk|ark} k`.
+//! instruction counting: `msm_loop {zk|packed|ark} k` (`packed`: zkaccel on
+//! the bases read from bytes 4 past an 8-byte boundary).
 use ark_ec::{CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::UniformRand;
 use rand::SeedableRng;
@@ -23,6 +24,12 @@ fn main() {
     let r = match args[1].as_str() {
         "ark" => ark_bn254::G1Projective::msm(&bases, &scalars).unwrap(),
         "none" => ark_bn254::G1Projective::default(),
+        "packed" => {
+            let mut bytes = vec![0u8; 4];
+            zkaccel_cpu::PackedBases::encode(&bases, &mut bytes);
+            let view = zkaccel_cpu::PackedBases::new(&bytes[4..]).expect("whole points");
+            zkaccel_cpu::msm_bases(view, &scalars).unwrap()
+        }
         _ => zkaccel_cpu::msm(&bases, &scalars).unwrap(),
     };
     println!("{r}");

@@ -102,8 +102,8 @@ pub trait CurveMul: SWCurveConfig {
     /// elsewhere (arkworks' MSM has no GLV, and on other curves a point
     /// outside the subgroup would give a different sum).
     #[allow(clippy::type_complexity)]
-    fn msm_glv_split<B: ark_ff::BigInteger>(
-        _bases: &[ark_ec::short_weierstrass::Affine<Self>],
+    fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
+        _bases: S,
         _scalars: &[B],
     ) -> Option<(
         Vec<ark_ec::short_weierstrass::Affine<Self>>,
@@ -166,8 +166,8 @@ macro_rules! glv_curves {
 
             type Ops = $ops;
 
-            fn msm_glv_split<B: ark_ff::BigInteger>(
-                bases: &[ark_ec::short_weierstrass::Affine<Self>],
+            fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
+                bases: S,
                 scalars: &[B],
             ) -> Option<(Vec<ark_ec::short_weierstrass::Affine<Self>>, Vec<ark_ff::BigInt<4>>)> {
                 if <Self as ark_ec::CurveConfig>::COFACTOR != [1] {

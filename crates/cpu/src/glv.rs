@@ -99,9 +99,9 @@ impl GlvSplit {
     /// The split terms: `2n` bases (`±P`, `±φ(P)`) and their half-width
     /// scalars, in that order per term.
     /// Scalars are any `BigInteger` of at most 4 limbs (`None` otherwise).
-    pub fn split_terms<P: GLVConfig, B: BigInteger>(
+    pub fn split_terms<P: GLVConfig, S: crate::msm::Bases<P>, B: BigInteger>(
         &self,
-        bases: &[Affine<P>],
+        bases: S,
         scalars: &[B],
     ) -> Option<(Vec<Affine<P>>, Vec<BigInt<4>>)> {
         if B::NUM_LIMBS > 4 {
@@ -115,7 +115,7 @@ impl GlvSplit {
                 let mut k = BigInt::<4>::zero();
                 k.0[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
                 let ((p1, k1), (p2, k2)) = self.decompose(&k);
-                let p = bases[i];
+                let p = bases.get(i);
                 let e = P::endomorphism_affine(&p);
                 b.push(if p1 { p } else { -p });
                 b.push(if p2 { e } else { -e });

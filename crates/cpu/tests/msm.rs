@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::io::Write;
 use zkaccel_cpu::{
-    msm, msm_bigint_with, msm_with, CpuMsm, CurveMul, MsmAlgorithm, MsmError, MsmProvider,
-    PreparedBases,
+    msm, msm_bases, msm_bigint_with, msm_with, BaseSlice, CpuMsm, CurveMul, MontBytes,
+    MsmAlgorithm, MsmError, MsmProvider, PackedBases, PreparedBases,
 };
 
 const ALL: [MsmAlgorithm; 6] = [
@@ -22,9 +22,29 @@ const ALL: [MsmAlgorithm; 6] = [
 ];
 
 /// Every algorithm, over field scalars and over their integers (the
-/// `msm_bigint` entry and the `CpuMsm` provider), equals arkworks.
-fn check<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField], what: &str) {
+/// `msm_bigint` entry and the `CpuMsm` provider), and on the bases read from
+/// bytes at an unaligned offset ([`PackedBases`]), equals arkworks.
+fn check<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField], what: &str)
+where
+    P::BaseField: MontBytes,
+{
     let want = <Projective<P> as VariableBaseMSM>::msm(bases, scalars).unwrap();
+    // snarkjs' sections lie 4 bytes off; 1 is as unaligned as it gets.
+    for offset in [1usize, 4] {
+        let mut bytes = vec![0; offset];
+        PackedBases::<P>::encode(bases, &mut bytes);
+        let packed = PackedBases::<P>::new(&bytes[offset..]).unwrap();
+        assert_eq!(
+            msm_bases(packed, scalars).unwrap(),
+            want,
+            "packed at +{offset}: {what}"
+        );
+        assert_eq!(
+            BaseSlice::Packed(packed).msm(scalars).unwrap(),
+            want,
+            "BaseSlice at +{offset}: {what}"
+        );
+    }
     let ints: Vec<_> = scalars.iter().map(|k| k.into_bigint()).collect();
     for alg in ALL {
         assert_eq!(
@@ -95,7 +115,10 @@ fn sizes() -> Vec<usize> {
     v
 }
 
-fn suite<P: CurveMul>() {
+fn suite<P: CurveMul>()
+where
+    P::BaseField: MontBytes,
+{
     let mut rng = ChaCha20Rng::seed_from_u64(21);
     for n in sizes() {
         let (b, s) = random_input::<P>(&mut rng, n);
@@ -251,6 +274,16 @@ fn suite<P: CurveMul>() {
         .unwrap_err()
         .to_string()
         .contains("3 bases but 2 scalars"));
+    let mut bytes = Vec::new();
+    PackedBases::encode(&b[..3], &mut bytes);
+    let packed = PackedBases::<P>::new(&bytes).unwrap();
+    assert_eq!(
+        msm_bases(packed, &s[..2]),
+        Err(MsmError::LengthMismatch {
+            bases: 3,
+            scalars: 2
+        })
+    );
 }
 
 #[test]
@@ -455,5 +488,36 @@ proptest! {
         for alg in [MsmAlgorithm::Auto, MsmAlgorithm::Pippenger, MsmAlgorithm::Strauss] {
             prop_assert_eq!(msm_with(&b, &s, alg).unwrap(), want);
         }
+        let mut bytes = vec![0; 4];
+        PackedBases::encode(&b, &mut bytes);
+        let packed = PackedBases::<ark_bn254::g1::Config>::new(&bytes[4..]).unwrap();
+        prop_assert_eq!(msm_bases(packed, &s).unwrap(), want);
     }
+}
+
+/// On many threads the bucket method splits the points into ranges
+/// (`pippenger_plan`): sub-ranges of the bases, which packed bases compute
+/// from bytes. Short scalars, so that `Auto` runs the bucket method on the
+/// bases as given (no GLV split, which copies them); 16-bit ones, few windows,
+/// so that the threads take ranges.
+#[test]
+fn packed_bases_in_ranges() {
+    type P = ark_bn254::g1::Config;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(8)
+        .build()
+        .unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let n = 20_000;
+    let (b, _) = random_input::<P>(&mut rng, n);
+    let s = small_scalars::<ark_bn254::Fr>(&mut rng, n, 16);
+    let want = <Projective<P> as VariableBaseMSM>::msm(&b, &s).unwrap();
+    let mut bytes = vec![0; 4];
+    PackedBases::encode(&b, &mut bytes);
+    let packed = PackedBases::<P>::new(&bytes[4..]).unwrap();
+    pool.install(|| {
+        let (_, parts) = zkaccel_cpu::msm::pippenger_plan(n, 16);
+        assert!(parts > 1, "one range: the test would not cover ranges");
+        assert_eq!(msm_bases(packed, &s).unwrap(), want, "8 threads");
+    });
 }

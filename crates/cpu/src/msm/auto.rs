@@ -10,7 +10,10 @@ pub(super) fn naive<P: SWCurveConfig>(
     bases.iter().zip(scalars).map(|(b, k)| *b * k).sum()
 }
 
-pub(super) fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {
+pub(super) fn auto<P: CurveMul, S: Bases<P>>(
+    bases: S,
+    scalars: &[P::ScalarField],
+) -> Projective<P> {
     // Zero scalars vanish and scalars equal to one are a plain sum of bases;
     // both tests are cheap on field elements, so only the rest is converted
     // out of Montgomery form (which matters for sparse inputs).
@@ -21,11 +24,11 @@ pub(super) fn auto<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField])
         return bucket_or_strauss(bases, &to_bigints(scalars));
     }
     let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
-    ones + bucket_or_strauss(&kept_b, &to_bigints(&kept_s))
+    ones + bucket_or_strauss(kept_b.as_slice(), &to_bigints(&kept_s))
 }
 
-pub(super) fn auto_bigint<P: CurveMul, B: BigInteger>(
-    bases: &[Affine<P>],
+pub(super) fn auto_bigint<P: CurveMul, S: Bases<P>, B: BigInteger>(
+    bases: S,
     scalars: &[B],
 ) -> Projective<P> {
     let one = B::from(1u64);
@@ -34,7 +37,7 @@ pub(super) fn auto_bigint<P: CurveMul, B: BigInteger>(
         return bucket_or_strauss(bases, scalars);
     }
     let (ones, kept_b, kept_s) = split_terms(bases, scalars, |k| k.is_zero(), |k| *k == one);
-    ones + bucket_or_strauss(&kept_b, &kept_s)
+    ones + bucket_or_strauss(kept_b.as_slice(), &kept_s)
 }
 
 /// Whether `auto` should copy out the terms with a zero or one scalar: when
@@ -74,8 +77,8 @@ pub(super) const GLV_PER_THREAD: usize = 1;
 /// 207 us against 157 at eight terms: this machine's two threads do not
 /// double the throughput). Else Strauss up to [`strauss_max_terms`] terms, Pippenger above,
 /// with the GLV split where [`GLV_AUTO_TERMS`] says it pays.
-pub(super) fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
-    bases: &[Affine<P>],
+pub(super) fn bucket_or_strauss<P: CurveMul, S: Bases<P>, B: BigInteger>(
+    bases: S,
     scalars: &[B],
 ) -> Projective<P> {
     let bits = max_bits(scalars);
@@ -83,13 +86,17 @@ pub(super) fn bucket_or_strauss<P: CurveMul, B: BigInteger>(
         // Cofactor 1 (every point is in the subgroup), so the GLV scalar
         // multiplication gives the exact multiple.
         map_indices(bases.len(), |i| {
-            crate::mul(&bases[i].into(), scalars[i].as_ref(), ScalarMulMethod::Auto)
-                .expect("a field's BigInt is within the scalar size limit (1024 bits)")
+            crate::mul(
+                &bases.get(i).into(),
+                scalars[i].as_ref(),
+                ScalarMulMethod::Auto,
+            )
+            .expect("a field's BigInt is within the scalar size limit (1024 bits)")
         })
         .into_iter()
         .sum()
     } else if bases.len() <= strauss_max_terms(bits) {
-        strauss(bases, scalars)
+        strauss_bases(bases, scalars)
     } else if uses_glv::<P>(bases.len(), bits) {
         split_then_pippenger(bases, scalars)
     } else {
@@ -117,7 +124,7 @@ pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
 /// Whether the curve allows the GLV split of an MSM's terms
 /// ([`CurveMul::msm_glv_split`]: an endomorphism and cofactor 1).
 pub(super) fn glv_splits<P: CurveMul>() -> bool {
-    P::msm_glv_split::<ark_ff::BigInt<4>>(&[], &[]).is_some()
+    P::msm_glv_split::<ark_ff::BigInt<4>, &[Affine<P>]>(&[], &[]).is_some()
 }
 
 /// Terms per task of `auto`'s zero/one filter and of [`sum_affine_with`]

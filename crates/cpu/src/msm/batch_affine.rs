@@ -11,8 +11,12 @@ use super::*;
 /// bucket's XYZZ overflow instead of waiting, so a window whose digits fall
 /// in a few buckets (the top window of a full-width scalar) costs no more
 /// than the XYZZ method.
-pub(crate) fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
-    bases: &[Affine<P>],
+pub(crate) fn window_batch_affine<
+    P: SWCurveConfig,
+    S: Bases<P>,
+    O: FieldOps<P::BaseField> + Copy,
+>(
+    bases: S,
     digit: impl Fn(usize) -> i32,
     c: u32,
     mut ops: O,
@@ -33,15 +37,19 @@ pub(crate) fn window_batch_affine<P: SWCurveConfig, O: FieldOps<P::BaseField> + 
         busy: &mut busy,
         batch: &mut batch,
     };
-    for (i, b) in bases.iter().enumerate() {
+    for i in 0..bases.len() {
         let d = digit(i);
-        if d == 0 || b.is_zero() {
+        if d == 0 {
+            continue;
+        }
+        let b = bases.get(i);
+        if b.is_zero() {
             continue;
         }
         let (k, q) = if d > 0 {
-            ((d - 1) as usize, *b)
+            ((d - 1) as usize, b)
         } else {
-            ((-d - 1) as usize, -*b)
+            ((-d - 1) as usize, -b)
         };
         if !slots.place(k, q, &mut ops) {
             if pending.len() < batch_size {

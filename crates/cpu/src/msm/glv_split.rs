@@ -26,13 +26,13 @@ pub fn pippenger_glv<P: CurveMul, B: BigInteger>(
 
 /// [`pippenger`] on the GLV-split terms, or on the terms as given where the
 /// curve has no split.
-pub(super) fn split_then_pippenger<P: CurveMul, B: BigInteger>(
-    bases: &[Affine<P>],
+pub(super) fn split_then_pippenger<P: CurveMul, S: Bases<P>, B: BigInteger>(
+    bases: S,
     scalars: &[B],
 ) -> Projective<P> {
     match P::msm_glv_split(bases, scalars) {
         Some((b, s)) => pippenger(&b, &s),
-        None => pippenger(bases, scalars),
+        None => pippenger_known_bits(bases, scalars, max_bits(scalars)),
     }
 }
 
@@ -40,8 +40,8 @@ pub(super) fn split_then_pippenger<P: CurveMul, B: BigInteger>(
 /// one, and returns that sum with the remaining terms. Chunks run in
 /// parallel: witness vectors of real circuits are mostly bits.
 #[allow(clippy::type_complexity)]
-pub(super) fn split_terms<P: CurveMul, S: Copy + Send + Sync>(
-    bases: &[Affine<P>],
+pub(super) fn split_terms<P: CurveMul, Q: Bases<P>, S: Copy + Send + Sync>(
+    bases: Q,
     scalars: &[S],
     is_zero: impl Fn(&S) -> bool + Sync + Send,
     is_one: impl Fn(&S) -> bool + Sync + Send,
@@ -55,8 +55,8 @@ pub(super) fn split_terms<P: CurveMul, S: Copy + Send + Sync>(
 /// [`split_terms`] with the given field arithmetic (the sum of the bases
 /// with scalar one accumulates in XYZZ coordinates).
 #[allow(clippy::type_complexity)]
-pub(super) fn split_terms_with<P: CurveMul, S: Copy + Send + Sync, O>(
-    bases: &[Affine<P>],
+pub(super) fn split_terms_with<P: CurveMul, Q: Bases<P>, S: Copy + Send + Sync, O>(
+    bases: Q,
     scalars: &[S],
     is_zero: impl Fn(&S) -> bool + Sync + Send,
     is_one: impl Fn(&S) -> bool + Sync + Send,
@@ -75,12 +75,16 @@ where
         let mut ones = Xyzz::<P>::zero();
         let mut kept = Vec::with_capacity(range.len());
         for i in range {
-            let (b, k) = (&bases[i], &scalars[i]);
-            if is_zero(k) || b.is_zero() {
+            let k = &scalars[i];
+            if is_zero(k) {
+                continue;
+            }
+            let b = bases.get(i);
+            if b.is_zero() {
                 continue;
             }
             if is_one(k) {
-                ones.add_affine(b, &mut ops);
+                ones.add_affine(&b, &mut ops);
             } else {
                 kept.push(i);
             }
@@ -92,7 +96,7 @@ where
     let (mut kept_b, mut kept_s) = (Vec::with_capacity(total), Vec::with_capacity(total));
     for (o, kept) in parts {
         ones += o;
-        kept_b.extend(kept.iter().map(|&i| bases[i]));
+        kept_b.extend(kept.iter().map(|&i| bases.get(i)));
         kept_s.extend(kept.iter().map(|&i| scalars[i]));
     }
     (ones, kept_b, kept_s)

@@ -34,6 +34,7 @@ use core::fmt;
 use zkaccel_dbc::Recoding;
 
 mod auto;
+mod bases;
 mod batch_affine;
 mod budget;
 mod dbc;
@@ -44,6 +45,7 @@ mod strauss;
 
 pub(crate) use auto::sum_affine_with;
 use auto::*;
+pub use bases::{BaseSlice, Bases, MontBytes, PackedBases};
 pub(crate) use batch_affine::window_batch_affine;
 use batch_affine::*;
 pub use budget::{
@@ -187,12 +189,33 @@ pub fn msm_with<P: CurveMul>(
         MsmAlgorithm::PippengerGlv => pippenger_glv(bases, &to_bigints(scalars)),
         MsmAlgorithm::Strauss => strauss(bases, &to_bigints(scalars)),
         MsmAlgorithm::DbcPerTerm => dbc_per_term(bases, scalars),
-        MsmAlgorithm::Auto => {
-            let bits = P::ScalarField::MODULUS_BIT_SIZE;
-            let chunk = chunk_for_budget::<P>(bases.len(), bits, None)?;
-            in_chunks(bases, scalars, chunk, auto)
-        }
+        MsmAlgorithm::Auto => return msm_bases(bases, scalars),
     })
+}
+
+/// [`msm`] ([`MsmAlgorithm::Auto`]) on any [`Bases`]: a slice, or points
+/// read from their bytes ([`PackedBases`]) where they lie.
+pub fn msm_bases<P: CurveMul, S: Bases<P>>(
+    bases: S,
+    scalars: &[P::ScalarField],
+) -> Result<Projective<P>, MsmError> {
+    check_lengths(bases.len(), scalars.len())?;
+    let bits = P::ScalarField::MODULUS_BIT_SIZE;
+    let chunk = chunk_for_budget::<P>(bases.len(), bits, None)?;
+    Ok(in_chunks(bases, scalars, chunk, auto))
+}
+
+impl<P: CurveMul> BaseSlice<'_, P>
+where
+    P::BaseField: MontBytes,
+{
+    /// [`msm_bases`] on these points.
+    pub fn msm(&self, scalars: &[P::ScalarField]) -> Result<Projective<P>, MsmError> {
+        match *self {
+            BaseSlice::Affine(s) => msm_bases(s, scalars),
+            BaseSlice::Packed(p) => msm_bases(p, scalars),
+        }
+    }
 }
 
 /// `sum k_i P_i` for scalars given as integers (out of Montgomery form), as
@@ -243,19 +266,21 @@ pub fn msm_chunked<P: CurveMul>(
     Ok(in_chunks(bases, scalars, chunk.max(1), auto))
 }
 
-fn in_chunks<P: CurveMul, S>(
-    bases: &[Affine<P>],
-    scalars: &[S],
+fn in_chunks<P: CurveMul, S: Bases<P>, K>(
+    bases: S,
+    scalars: &[K],
     chunk: usize,
-    run: impl Fn(&[Affine<P>], &[S]) -> Projective<P>,
+    run: impl Fn(S, &[K]) -> Projective<P>,
 ) -> Projective<P> {
     if chunk >= bases.len() {
         return run(bases, scalars);
     }
-    bases
-        .chunks(chunk)
-        .zip(scalars.chunks(chunk))
-        .map(|(b, s)| run(b, s))
+    (0..bases.len())
+        .step_by(chunk)
+        .map(|start| {
+            let r = start..(start + chunk).min(bases.len());
+            run(bases.range(r.clone()), &scalars[r])
+        })
         .sum()
 }
 

@@ -172,8 +172,8 @@ pub fn pippenger<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B])
 
 /// [`pippenger`] for scalars of at most `bits` bits (`Auto` knows the width
 /// already).
-pub(super) fn pippenger_known_bits<P: CurveMul, B: BigInteger>(
-    bases: &[Affine<P>],
+pub(super) fn pippenger_known_bits<P: CurveMul, S: Bases<P>, B: BigInteger>(
+    bases: S,
     scalars: &[B],
     bits: u32,
 ) -> Projective<P> {
@@ -197,8 +197,8 @@ where
 
 /// [`pippenger_with`] for scalars of at most `bits` bits (`Auto` knows the
 /// width already).
-pub(super) fn pippenger_bits<P: SWCurveConfig, B: BigInteger, O>(
-    bases: &[Affine<P>],
+pub(super) fn pippenger_bits<P: SWCurveConfig, S: Bases<P>, B: BigInteger, O>(
+    bases: S,
     scalars: &[B],
     bits: u32,
     ops: O,
@@ -214,15 +214,15 @@ where
         return pippenger_windows(bases, scalars, bits, c, ops);
     }
     map_ranges(bases.len(), parts, |range| {
-        pippenger_windows(&bases[range.clone()], &scalars[range], bits, c, ops)
+        pippenger_windows(bases.range(range.clone()), &scalars[range], bits, c, ops)
     })
     .into_iter()
     .sum()
 }
 
 /// The bucket method over all `bases` with window `c`, windows in parallel.
-pub(super) fn pippenger_windows<P: SWCurveConfig, B: BigInteger, O>(
-    bases: &[Affine<P>],
+pub(super) fn pippenger_windows<P: SWCurveConfig, S: Bases<P>, B: BigInteger, O>(
+    bases: S,
     scalars: &[B],
     bits: u32,
     c: u32,
@@ -279,19 +279,19 @@ pub(super) fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy
 }
 
 /// One window with XYZZ buckets (8M + 2S per point).
-pub(crate) fn window_xyzz<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
-    bases: &[Affine<P>],
+pub(crate) fn window_xyzz<P: SWCurveConfig, S: Bases<P>, O: FieldOps<P::BaseField> + Copy>(
+    bases: S,
     digit: impl Fn(usize) -> i32,
     c: u32,
     mut ops: O,
 ) -> Projective<P> {
     let mut buckets = vec![Xyzz::<P>::zero(); 1 << (c - 1)];
-    for (i, b) in bases.iter().enumerate() {
+    for i in 0..bases.len() {
         let d = digit(i);
         if d > 0 {
-            buckets[(d - 1) as usize].add_affine(b, &mut ops);
+            buckets[(d - 1) as usize].add_affine(&bases.get(i), &mut ops);
         } else if d < 0 {
-            buckets[(-d - 1) as usize].add_affine(&-*b, &mut ops);
+            buckets[(-d - 1) as usize].add_affine(&-bases.get(i), &mut ops);
         }
     }
     running_sums(&buckets, ops, |r, b| r.add(b, &mut { ops }))

@@ -33,14 +33,22 @@ pub(super) fn strauss_window(terms: usize, bits: u32) -> u32 {
 /// model); the field arithmetic is the curve's
 /// [`CurveMul::Ops`] where the CPU supports it.
 pub fn strauss<P: CurveMul, B: BigInteger>(bases: &[Affine<P>], scalars: &[B]) -> Projective<P> {
+    strauss_bases(bases, scalars)
+}
+
+/// [`strauss`] on any [`Bases`].
+pub(super) fn strauss_bases<P: CurveMul, S: Bases<P>, B: BigInteger>(
+    bases: S,
+    scalars: &[B],
+) -> Projective<P> {
     match P::Ops::detect() {
         Some(ops) => strauss_with(bases, scalars, ops),
         None => strauss_with(bases, scalars, P::Ops::fallback()),
     }
 }
 
-pub(super) fn strauss_with<P: SWCurveConfig, B: BigInteger, O>(
-    bases: &[Affine<P>],
+pub(super) fn strauss_with<P: SWCurveConfig, S: Bases<P>, B: BigInteger, O>(
+    bases: S,
     scalars: &[B],
     mut ops: O,
 ) -> Projective<P>
@@ -48,7 +56,7 @@ where
     O: FieldOps<P::BaseField> + Copy + Send + Sync,
 {
     let kept: Vec<usize> = (0..bases.len())
-        .filter(|&i| !scalars[i].is_zero() && !bases[i].is_zero())
+        .filter(|&i| !scalars[i].is_zero() && !bases.get(i).is_zero())
         .collect();
     if kept.is_empty() {
         return Projective::zero();
@@ -64,9 +72,9 @@ where
     let set = FormulaSet::for_curve::<P>();
     let tables = if w == 2 {
         // NAF: the only odd multiple is the base itself, already affine.
-        kept.iter().map(|&i| vec![bases[i]]).collect()
+        kept.iter().map(|&i| vec![bases.get(i)]).collect()
     } else {
-        let bs: Vec<Projective<P>> = kept.iter().map(|&i| bases[i].into()).collect();
+        let bs: Vec<Projective<P>> = kept.iter().map(|&i| bases.get(i).into()).collect();
         odd_multiples(&bs, w, set, &mut ops)
     };
     // Up to one part per thread, each with its own doublings, where every
