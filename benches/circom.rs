@@ -100,7 +100,10 @@ fn bench(c: &mut Criterion) {
             BenchmarkId::new("zkaccel map_zkey (mapped file)", &label),
             |b| b.iter(|| black_box(map_zkey::<Bn254>(&map, ZkeyOptions::default()).unwrap())),
         );
-        let checked = ZkeyOptions { check_points: true };
+        let checked = ZkeyOptions {
+            check_points: true,
+            ..Default::default()
+        };
         group.bench_function(
             BenchmarkId::new("zkaccel read_zkey, points checked", &label),
             |b| b.iter(|| black_box(read_zkey::<Bn254>(&case.zkey, checked).unwrap())),

@@ -9,15 +9,18 @@
 //! is what makes loading a key cost what reading its pages costs. Whether
 //! the layouts agree is checked at run time on sample points
 //! ([`same_layout`]), not assumed, and a section is used in place only where
-//! its start is aligned for the type: snarkjs' 12-byte section headers leave
-//! every other section 4 bytes off an 8-byte boundary, and those sections
-//! are decoded into vectors.
+//! its start is aligned for the type. snarkjs' 12-byte section headers leave
+//! every other section 4 bytes off an 8-byte boundary: those sections are
+//! read where they lie too, a point at a time from its bytes
+//! ([`PackedBases`]), which the MSM takes as well as a slice.
 //!
 //! This is the crate's only `unsafe` code: mapping the file, viewing a
 //! point's bytes, and viewing checked bytes as points.
 #![allow(unsafe_code)]
 
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use std::sync::Arc;
+use zkaccel_cpu::{BaseSlice, Bases, MontBytes, PackedBases};
 
 /// A read-only memory map of a zkey file.
 ///
@@ -92,7 +95,8 @@ impl core::fmt::Debug for ZkeyMap {
 }
 
 /// A key's points: owned, or `len` points of type `T` at byte `start` of a
-/// mapped file.
+/// mapped file, aligned for `T` (`Mapped`) or not (`Packed`, read a point at
+/// a time through [`PackedBases`]).
 pub(crate) enum Points<T> {
     Owned(Vec<T>),
     Mapped {
@@ -100,12 +104,38 @@ pub(crate) enum Points<T> {
         start: usize,
         len: usize,
     },
+    Packed {
+        map: ZkeyMap,
+        start: usize,
+        len: usize,
+    },
 }
 
 impl<T> Points<T> {
-    pub(crate) fn as_slice(&self) -> &[T] {
+    /// The points as the MSM takes them; `cast` is the identity from `T` to
+    /// zkaccel's point type ([`zkaccel_groth16::AccelPairing::g1_bases`]).
+    pub(crate) fn bases<P: SWCurveConfig>(&self, cast: fn(&[T]) -> &[Affine<P>]) -> BaseSlice<'_, P>
+    where
+        P::BaseField: MontBytes,
+    {
+        match self {
+            Points::Packed { map, start, len } => {
+                let n = len * PackedBases::<P>::POINT_BYTES;
+                // `packed` made this variant only where the layout check
+                // (`packed_reads`) passed for `T`, and the range is in the map.
+                BaseSlice::Packed(
+                    PackedBases::new(&map.bytes()[*start..*start + n])
+                        .expect("a whole number of points"),
+                )
+            }
+            _ => BaseSlice::Affine(cast(self.as_slice())),
+        }
+    }
+
+    fn as_slice(&self) -> &[T] {
         match self {
             Points::Owned(v) => v,
+            Points::Packed { .. } => unreachable!("`bases` reads packed points"),
             // SAFETY: `in_place` made this variant only after checking that
             // the range lies in the map, that its start is aligned for `T`
             // and that `T`'s memory is exactly the file's encoding
@@ -118,42 +148,93 @@ impl<T> Points<T> {
             },
         }
     }
+}
 
+/// Where a [`Points`] lies, whatever its point type.
+pub(crate) trait PointsKind {
     /// Whether the points lie in the mapped file.
-    pub(crate) fn is_mapped(&self) -> bool {
-        matches!(self, Points::Mapped { .. })
+    fn is_mapped(&self) -> bool;
+    /// Whether they lie there unaligned (read through [`PackedBases`]).
+    fn is_packed(&self) -> bool;
+}
+
+impl<T> PointsKind for Points<T> {
+    fn is_mapped(&self) -> bool {
+        !matches!(self, Points::Owned(_))
+    }
+
+    fn is_packed(&self) -> bool {
+        matches!(self, Points::Packed { .. })
     }
 }
 
 impl<T: Clone> Points<T> {
-    pub(crate) fn into_vec(self) -> Vec<T> {
+    /// The points in a vector (a copy where they lie in the map); `cast` and
+    /// `back` are the identities between `T` and zkaccel's point type.
+    pub(crate) fn into_vec<P: SWCurveConfig>(
+        self,
+        cast: fn(&[T]) -> &[Affine<P>],
+        back: fn(Affine<P>) -> T,
+    ) -> Vec<T>
+    where
+        P::BaseField: MontBytes,
+    {
         match self {
             Points::Owned(v) => v,
-            mapped => mapped.as_slice().to_vec(),
+            Points::Mapped { .. } => self.as_slice().to_vec(),
+            Points::Packed { .. } => match self.bases(cast) {
+                BaseSlice::Packed(p) => (0..p.len()).map(|i| back(p.get(i))).collect(),
+                BaseSlice::Affine(s) => s.iter().map(|p| back(*p)).collect(),
+            },
         }
     }
 }
 
-/// `count` points of `size` bytes at byte `start` of `map`, in place, if the
-/// start is aligned for `T` and `layout_ok` (from [`same_layout`]); `None`
-/// otherwise. The caller has checked every point's encoding.
+/// `count` points of `size` bytes at byte `start` of `map`, in place, if
+/// `layout_ok` (from [`same_layout`] and [`packed_reads`]): viewed as `T`s
+/// where the start is aligned for `T`, read through [`PackedBases`] where it
+/// is not and `packed` allows; `None` otherwise. The caller checks every
+/// point's encoding.
 pub(crate) fn in_place<T>(
     map: &ZkeyMap,
     start: usize,
     count: usize,
     size: usize,
     layout_ok: bool,
+    packed: bool,
 ) -> Option<Points<T>> {
     let end = count.checked_mul(size)?.checked_add(start)?;
+    if !layout_ok || size != core::mem::size_of::<T>() || end > map.bytes().len() {
+        return None;
+    }
     let aligned =
         (map.bytes().as_ptr() as usize + start).is_multiple_of(core::mem::align_of::<T>());
-    (layout_ok && size == core::mem::size_of::<T>() && end <= map.bytes().len() && aligned).then(
-        || Points::Mapped {
-            map: map.clone(),
-            start,
-            len: count,
-        },
-    )
+    let (map, len) = (map.clone(), count);
+    match (aligned, packed) {
+        (true, _) => Some(Points::Mapped { map, start, len }),
+        (false, true) => Some(Points::Packed { map, start, len }),
+        (false, false) => None,
+    }
+}
+
+/// Whether [`PackedBases`] reads each of `samples`, encoded by `encode` in
+/// `size` bytes (at an odd offset, so unaligned), as the same point.
+pub(crate) fn packed_reads<T, P: SWCurveConfig>(
+    samples: &[T],
+    encode: impl Fn(&T, &mut Vec<u8>),
+    size: usize,
+    cast: fn(&[T]) -> &[Affine<P>],
+) -> bool
+where
+    P::BaseField: MontBytes,
+{
+    size == PackedBases::<P>::POINT_BYTES
+        && samples.iter().all(|p| {
+            let mut bytes = vec![0u8];
+            encode(p, &mut bytes);
+            PackedBases::<P>::new(&bytes[1..])
+                .is_some_and(|b| b.len() == 1 && b.get(0) == cast(core::slice::from_ref(p))[0])
+        })
 }
 
 /// Whether `T`'s memory is the `size`-byte encoding `encode` writes, on each

@@ -20,13 +20,14 @@ use crate::binfile::{BinWriter, Cursor, SeekFile};
 use crate::coefs::{constraints_of, entry_ids, ids_in_range, mapped_coefficients, msg, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
-use crate::points::{in_place, same_layout, Points, ZkeyMap};
+use crate::points::{in_place, packed_reads, same_layout, Points, PointsKind, ZkeyMap};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{BigInt, Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
 use rayon::prelude::*;
 use std::io::{Read, Seek};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use zkaccel_cpu::BaseSlice;
 use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, ProvingKeyRef, Qap};
 
 const MAGIC: &[u8; 4] = b"zkey";
@@ -40,6 +41,13 @@ pub struct ZkeyOptions {
     /// subgroup (a few seconds at a million points; see SECURITY.md). Off,
     /// coordinates are still checked to be below the modulus.
     pub check_points: bool,
+    /// In a mapped key ([`map_zkey`]), decode the point sections that are
+    /// not aligned for arkworks' points (every other section of a snarkjs
+    /// file) into vectors, instead of reading them where they lie
+    /// ([`zkaccel_cpu::PackedBases`]). Off by default; the environment
+    /// variable `ZKACCEL_ZKEY_PACKED=0` turns it on too, so that one binary
+    /// can measure both.
+    pub decode_unaligned: bool,
 }
 
 /// The numbers of a Groth16 zkey's header.
@@ -137,26 +145,32 @@ impl<E: CircomCurve> ProverKey<E> {
             vk: &self.vk,
             beta_g1: self.beta_g1,
             delta_g1: self.delta_g1,
-            a_query: self.a_query.as_slice(),
-            b_g1_query: self.b_g1_query.as_slice(),
-            b_g2_query: self.b_g2_query.as_slice(),
-            h_query: self.h_query.as_slice(),
-            l_query: self.l_query.as_slice(),
+            a_query: self.a_query.bases(E::g1_bases),
+            b_g1_query: self.b_g1_query.bases(E::g1_bases),
+            b_g2_query: self.b_g2_query.bases(E::g2_bases),
+            h_query: self.h_query.bases(E::g1_bases),
+            l_query: self.l_query.bases(E::g1_bases),
         }
     }
 
     /// An owned arkworks [`ProvingKey`] (a copy of the points).
     pub fn to_proving_key(&self) -> ProvingKey<E> {
         let k = self.proving_key();
+        let g1 = |q: BaseSlice<'_, E::G1Config>| {
+            q.to_affine().iter().map(|p| E::g1_affine(*p)).collect()
+        };
+        let g2 = |q: BaseSlice<'_, E::G2Config>| {
+            q.to_affine().iter().map(|p| E::g2_affine(*p)).collect()
+        };
         ProvingKey {
             vk: self.vk.clone(),
             beta_g1: self.beta_g1,
             delta_g1: self.delta_g1,
-            a_query: k.a_query.to_vec(),
-            b_g1_query: k.b_g1_query.to_vec(),
-            b_g2_query: k.b_g2_query.to_vec(),
-            h_query: k.h_query.to_vec(),
-            l_query: k.l_query.to_vec(),
+            a_query: g1(k.a_query),
+            b_g1_query: g1(k.b_g1_query),
+            b_g2_query: g2(k.b_g2_query),
+            h_query: g1(k.h_query),
+            l_query: g1(k.l_query),
         }
     }
 
@@ -164,15 +178,27 @@ impl<E: CircomCurve> ProverKey<E> {
     /// (of `A`, `B1`, `B2`, `C`, `H`): none for a key decoded from a reader
     /// or bytes.
     pub fn points_in_place(&self) -> Vec<&'static str> {
+        self.queries(|p| p.is_mapped())
+    }
+
+    /// Of [`points_in_place`](Self::points_in_place), those whose section is
+    /// not aligned for arkworks' points, read a point at a time from their
+    /// bytes ([`zkaccel_cpu::PackedBases`]; every other section of a snarkjs
+    /// file).
+    pub fn points_unaligned(&self) -> Vec<&'static str> {
+        self.queries(|p| p.is_packed())
+    }
+
+    fn queries(&self, pick: impl Fn(&dyn PointsKind) -> bool) -> Vec<&'static str> {
         [
-            ("A", self.a_query.is_mapped()),
-            ("B1", self.b_g1_query.is_mapped()),
-            ("B2", self.b_g2_query.is_mapped()),
-            ("C", self.l_query.is_mapped()),
-            ("H", self.h_query.is_mapped()),
+            ("A", pick(&self.a_query)),
+            ("B1", pick(&self.b_g1_query)),
+            ("B2", pick(&self.b_g2_query)),
+            ("C", pick(&self.l_query)),
+            ("H", pick(&self.h_query)),
         ]
         .into_iter()
-        .filter_map(|(name, mapped)| mapped.then_some(name))
+        .filter_map(|(name, yes)| yes.then_some(name))
         .collect()
     }
 
@@ -182,11 +208,11 @@ impl<E: CircomCurve> ProverKey<E> {
             vk: self.vk,
             beta_g1: self.beta_g1,
             delta_g1: self.delta_g1,
-            a_query: self.a_query.into_vec(),
-            b_g1_query: self.b_g1_query.into_vec(),
-            b_g2_query: self.b_g2_query.into_vec(),
-            h_query: self.h_query.into_vec(),
-            l_query: self.l_query.into_vec(),
+            a_query: self.a_query.into_vec(E::g1_bases, E::g1_affine),
+            b_g1_query: self.b_g1_query.into_vec(E::g1_bases, E::g1_affine),
+            b_g2_query: self.b_g2_query.into_vec(E::g2_bases, E::g2_affine),
+            h_query: self.h_query.into_vec(E::g1_bases, E::g1_affine),
+            l_query: self.l_query.into_vec(E::g1_bases, E::g1_affine),
         };
         Zkey {
             header: self.header,
@@ -339,6 +365,7 @@ fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     zero: T,
     decode: impl Fn(&[u8]) -> Option<T> + Sync + Send,
     valid: Option<fn(&T) -> bool>,
+    packed: bool,
 ) -> Result<Points<T>, CircomError> {
     let Some(map) = map else {
         return points(file, id, what, count, size, zero, decode, valid).map(Points::Owned);
@@ -349,7 +376,7 @@ fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     let bytes = &map.bytes()[start..start + len];
     let ok = |b: &[u8]| decode(b).filter(|p| valid.is_none_or(|v| v(p)));
     let bad = |i: usize| s.err(format!("{what} point {i}: {}", why_bad(valid.is_some())));
-    if let Some(p) = in_place::<T>(map, start, count, size, layout_ok) {
+    if let Some(p) = in_place::<T>(map, start, count, size, layout_ok, packed) {
         // Every point checked (in parallel; this also reads the pages in).
         return match bytes
             .par_chunks_exact(size)
@@ -374,17 +401,28 @@ fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     }
 }
 
-/// Whether `E`'s affine points are, in memory, snarkjs' encoding of them
+/// Whether `E`'s affine points are, in memory, snarkjs' encoding of them,
+/// and [`zkaccel_cpu::PackedBases`] reads that encoding at any alignment
 /// (checked on the generators, their doubles and negatives, and infinity).
 fn layouts_match<E: CircomCurve>() -> (bool, bool) {
     fn samples<A: AffineRepr>() -> [A; 4] {
         let g = A::generator();
         [g, (g + g).into_affine(), -g, A::zero()]
     }
+    let (s1, s2) = (samples::<E::G1Affine>(), samples::<E::G2Affine>());
     (
-        same_layout(&samples::<E::G1Affine>(), E::g1_to_mont, 2 * E::N8Q),
-        same_layout(&samples::<E::G2Affine>(), E::g2_to_mont, 4 * E::N8Q),
+        same_layout(&s1, E::g1_to_mont, 2 * E::N8Q)
+            && packed_reads(&s1, E::g1_to_mont, 2 * E::N8Q, E::g1_bases),
+        same_layout(&s2, E::g2_to_mont, 4 * E::N8Q)
+            && packed_reads(&s2, E::g2_to_mont, 4 * E::N8Q, E::g2_bases),
     )
+}
+
+/// Whether a mapped key's sections that are not aligned for arkworks'
+/// points are read where they lie ([`zkaccel_cpu::PackedBases`]): yes
+/// unless [`ZkeyOptions::decode_unaligned`] or `ZKACCEL_ZKEY_PACKED=0`.
+fn packed_allowed(opts: ZkeyOptions) -> bool {
+    !opts.decode_unaligned && std::env::var("ZKACCEL_ZKEY_PACKED").map_or(true, |v| v != "0")
 }
 
 /// One point of the header, `what` of group `group`: decoded and, where
@@ -507,13 +545,14 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     };
     let z1 = E::G1Affine::zero();
     let (layout_g1, layout_g2) = map.map_or((false, false), |_| layouts_match::<E>());
+    let packed = packed_allowed(opts);
     let mut g1 = |id: u32, name: &'static str, count: usize| {
         let d = E::g1_from_mont;
         section_points(
-            &mut file, map, layout_g1, id, name, count, g1_size, z1, d, v1,
+            &mut file, map, layout_g1, id, name, count, g1_size, z1, d, v1, packed,
         )
     };
-    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec();
+    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
     let a_query = g1(5, "PointsA", n_vars)?;
     let b_g1_query = g1(6, "PointsB1", n_vars)?;
     let l_query = g1(8, "PointsC", n_vars - n_public - 1)?;
@@ -531,6 +570,7 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
         E::G2Affine::zero(),
         E::g2_from_mont,
         v2,
+        packed,
     )?;
     let mapped = match map {
         Some(map) => {

@@ -49,8 +49,9 @@ fn truncated_files_are_errors() {
 }
 
 /// A mapped key: truncated anywhere, or with a coordinate not below the
-/// modulus in any point section (in place or decoded), is an error naming
-/// the section and the point.
+/// modulus in any point section (aligned and used in place, unaligned and
+/// read where it lies, or decoded), is an error naming the section and the
+/// point.
 #[test]
 fn mapped_keys_check_every_point() {
     let zkey = read("poseidon", "circuit.zkey");
@@ -62,9 +63,20 @@ fn mapped_keys_check_every_point() {
         );
     }
     let q = E::q_le();
-    let good = map_zkey::<E>(&support::mapped(&zkey, "good"), ZkeyOptions::default()).unwrap();
+    let good_map = support::mapped(&zkey, "good");
+    let good = map_zkey::<E>(&good_map, ZkeyOptions::default()).unwrap();
     let n_vars = good.header.n_vars;
-    let mut in_place_seen = [false; 2];
+    // Every section is in the map; the unaligned ones are decoded instead
+    // when asked.
+    assert_eq!(good.points_in_place(), ["A", "B1", "B2", "C", "H"]);
+    let decode = ZkeyOptions {
+        decode_unaligned: true,
+        ..Default::default()
+    };
+    let decoded = map_zkey::<E>(&good_map, decode).unwrap();
+    let aligned = decoded.points_in_place();
+    assert!((2..=3).contains(&aligned.len()), "{aligned:?}");
+    let mut seen = [false; 3];
     for (id, name, size, count) in [
         (5u32, "PointsA", 64usize, n_vars),
         (6, "PointsB1", 64, n_vars),
@@ -73,19 +85,27 @@ fn mapped_keys_check_every_point() {
         (9, "PointsH", 64, good.header.domain_size),
     ] {
         let query = &name["Points".len()..];
-        in_place_seen[usize::from(good.points_in_place().contains(&query))] = true;
-        for k in [0, count / 2, count - 1] {
-            let mut z = zkey.clone();
-            // The point's y (its last coordinate) set to the modulus.
-            let at = section_body(&zkey, id) + k * size + size - 32;
-            z[at..at + 32].copy_from_slice(&q);
-            let e = map_zkey::<E>(&support::mapped(&z, "bad"), ZkeyOptions::default())
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains(&format!("{name} point {k}:")), "{e}");
+        for opts in [ZkeyOptions::default(), decode] {
+            // 0: aligned, in place; 1: unaligned, read in place; 2: decoded.
+            let path = match (aligned.contains(&query), opts.decode_unaligned) {
+                (true, _) => 0,
+                (false, false) => 1,
+                (false, true) => 2,
+            };
+            seen[path] = true;
+            for k in [0, count / 2, count - 1] {
+                let mut z = zkey.clone();
+                // The point's y (its last coordinate) set to the modulus.
+                let at = section_body(&zkey, id) + k * size + size - 32;
+                z[at..at + 32].copy_from_slice(&q);
+                let e = map_zkey::<E>(&support::mapped(&z, "bad"), opts)
+                    .unwrap_err()
+                    .to_string();
+                assert!(e.contains(&format!("{name} point {k}:")), "{e}");
+            }
         }
     }
-    assert_eq!(in_place_seen, [true, true], "both paths covered");
+    assert_eq!(seen, [true; 3], "every path covered");
 }
 
 /// The offset of section `id`'s body.
@@ -234,7 +254,7 @@ proptest! {
             let w = read_wtns::<Fr>(&wtns).unwrap();
             let _ = prover.prove(&w, &mut rand::rngs::OsRng);
         }
-        let _ = read_zkey::<E>(&z, ZkeyOptions { check_points: true });
+        let _ = read_zkey::<E>(&z, ZkeyOptions { check_points: true, ..Default::default() });
         let mut w = wtns.clone();
         let p = pos % w.len();
         w[p] ^= 1 << bit;

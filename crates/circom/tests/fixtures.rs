@@ -46,7 +46,14 @@ fn assert_rows_are_the_r1cs<F: ark_ff::PrimeField>(
 fn check_fixture<E: CircomCurve>(name: &str) {
     let zkey = read(name, "circuit.zkey");
     assert_eq!(zkey_curve(&zkey).unwrap().name(), E::NAME, "{name}");
-    let checked = read_zkey::<E>(&zkey, ZkeyOptions { check_points: true }).unwrap();
+    let checked = read_zkey::<E>(
+        &zkey,
+        ZkeyOptions {
+            check_points: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let witness = read_wtns::<E::ScalarField>(&read(name, "witness.wtns")).unwrap();
     let r1cs = read_r1cs::<E::ScalarField>(&read(name, "circuit.r1cs")).unwrap();
     r1cs.check_witness(&witness).unwrap();
@@ -62,23 +69,49 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     std::fs::write(&path, &zkey).unwrap();
     let from_file = read_zkey_from::<E>(
         std::fs::File::open(&path).unwrap(),
-        ZkeyOptions { check_points: true },
+        ZkeyOptions {
+            check_points: true,
+            ..Default::default()
+        },
     );
     std::fs::remove_file(&path).unwrap();
     let from_file = from_file.unwrap();
     assert_eq!(bytes(&from_file.pk), bytes(&checked.pk), "{name}");
     assert_eq!(from_file.matrices, checked.matrices, "{name}");
-    // Mapped: the same key, some queries in place and the others decoded
-    // (snarkjs' 12-byte section headers align every other section), so
-    // both paths run on every fixture.
+    // Mapped: the same key, every query in the file. snarkjs' 12-byte
+    // section headers align every other section: those are viewed as
+    // points, the others read from their bytes (or, when asked, decoded),
+    // so every path runs on every fixture.
     let map = support::mapped(&zkey, name);
-    let key = map_zkey::<E>(&map, ZkeyOptions { check_points: true }).unwrap();
-    let in_place = key.points_in_place();
-    assert!(
-        (2..=3).contains(&in_place.len()),
-        "{name}: {in_place:?} in place"
-    );
+    let key = map_zkey::<E>(
+        &map,
+        ZkeyOptions {
+            check_points: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(key.points_in_place(), ["A", "B1", "B2", "C", "H"], "{name}");
     assert_eq!(bytes(&key.to_proving_key()), bytes(&checked.pk), "{name}");
+    let decode = ZkeyOptions {
+        decode_unaligned: true,
+        ..Default::default()
+    };
+    let decoded = map_zkey::<E>(&map, decode).unwrap();
+    let aligned = decoded.points_in_place();
+    assert!(
+        (2..=3).contains(&aligned.len()),
+        "{name}: {aligned:?} aligned"
+    );
+    // The unaligned ones are the others.
+    let unaligned = key.points_unaligned();
+    assert!(unaligned.iter().all(|q| !aligned.contains(q)), "{name}");
+    assert_eq!(aligned.len() + unaligned.len(), 5, "{name}");
+    assert_eq!(
+        bytes(&decoded.to_proving_key()),
+        bytes(&checked.pk),
+        "{name}"
+    );
     // snarkjs writes the coefficients in row order: indexed in place.
     assert!(key.matrices.iter().all(|m| m.is_mapped()), "{name}");
     assert_eq!(
@@ -88,7 +121,13 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     );
     let mapped_prover =
         CircomProver::<E>::from_zkey_map(&map, Backend::Cpu, ZkeyOptions::default()).unwrap();
-    assert_eq!(mapped_prover.zkey().points_in_place(), in_place, "{name}");
+    assert_eq!(
+        mapped_prover.zkey().points_in_place(),
+        key.points_in_place(),
+        "{name}"
+    );
+    let decoded_prover = CircomProver::<E>::from_zkey_map(&map, Backend::Cpu, decode).unwrap();
+    assert_eq!(decoded_prover.zkey().points_in_place(), aligned, "{name}");
 
     // vkey.json and public.json exactly as snarkjs wrote them.
     let vkey = String::from_utf8(read(name, "vkey.json")).unwrap();
@@ -119,6 +158,12 @@ fn check_fixture<E: CircomCurve>(name: &str) {
             // From the mapped key: the same proof, byte for byte.
             let from_map = mapped_prover.prove_with(&witness, r, s).unwrap();
             assert_eq!(bytes(&from_map.proof), bytes(&ours.proof), "{name}: mapped");
+            let from_decoded = decoded_prover.prove_with(&witness, r, s).unwrap();
+            assert_eq!(
+                bytes(&from_decoded.proof),
+                bytes(&ours.proof),
+                "{name}: decoded"
+            );
             assert_eq!(
                 public_json::<E>(&ours.public).into_bytes(),
                 read(name, "public.json"),
@@ -212,7 +257,14 @@ fn writers_round_trip_snarkjs_files() {
         let zkey = read(name, "circuit.zkey");
         let z = read_zkey::<ark_bn254::Bn254>(&zkey, ZkeyOptions::default()).unwrap();
         let again = write_zkey(&z.pk, &z.matrices, z.num_constraints).unwrap();
-        let z2 = read_zkey::<ark_bn254::Bn254>(&again, ZkeyOptions { check_points: true }).unwrap();
+        let z2 = read_zkey::<ark_bn254::Bn254>(
+            &again,
+            ZkeyOptions {
+                check_points: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(bytes(&z.pk), bytes(&z2.pk), "{name}");
         assert_eq!(z.matrices, z2.matrices, "{name}");
     }
@@ -233,7 +285,14 @@ fn r1cs_test_setup_proves_snarkjs_witnesses() {
         let witness = read_wtns::<Fr>(&read(name, "witness.wtns")).unwrap();
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         let (pk, zkey) = setup_r1cs::<E, _>(&r1cs, &mut rng).unwrap();
-        let z = read_zkey::<E>(&zkey, ZkeyOptions { check_points: true }).unwrap();
+        let z = read_zkey::<E>(
+            &zkey,
+            ZkeyOptions {
+                check_points: true,
+                ..Default::default()
+            },
+        )
+        .unwrap();
         assert_eq!(bytes(&z.pk), bytes(&pk), "{name}");
         assert_eq!(z.header.n_vars, r1cs.n_wires, "{name}");
         assert_eq!(z.header.n_public, r1cs.n_public(), "{name}");

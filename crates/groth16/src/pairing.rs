@@ -2,7 +2,7 @@
 
 use ark_ec::pairing::Pairing;
 use ark_ec::short_weierstrass::{Affine, Projective};
-use zkaccel_cpu::CurveMul;
+use zkaccel_cpu::{CurveMul, MontBytes};
 
 /// The witness map's transforms run elsewhere (the GPU): `(domain, coset,
 /// [a, b, c])`, the evaluations of `a`, `b`, `c` on `domain`, to the
@@ -32,8 +32,11 @@ pub type QuotientMsmFn<F, G1Affine, G1> = dyn Fn(
     + Sync;
 
 /// [`QuotientMsmFn`] for a pairing's types.
-pub type PairingQuotientMsmFn<E> =
-    QuotientMsmFn<<E as Pairing>::ScalarField, <E as Pairing>::G1Affine, <E as Pairing>::G1>;
+pub type PairingQuotientMsmFn<E> = QuotientMsmFn<
+    <E as Pairing>::ScalarField,
+    Affine<<E as AccelPairing>::G1Config>,
+    <E as Pairing>::G1,
+>;
 
 /// A pairing-friendly curve whose G1 and G2 are short-Weierstrass groups
 /// zkaccel accelerates. The conversions are identities (the arkworks types
@@ -41,17 +44,21 @@ pub type PairingQuotientMsmFn<E> =
 /// a bound.
 pub trait AccelPairing: Pairing {
     /// The G1 curve configuration.
-    type G1Config: CurveMul<ScalarField = Self::ScalarField>;
+    type G1Config: CurveMul<ScalarField = Self::ScalarField, BaseField: MontBytes>;
     /// The G2 curve configuration.
-    type G2Config: CurveMul<ScalarField = Self::ScalarField>;
+    type G2Config: CurveMul<ScalarField = Self::ScalarField, BaseField: MontBytes>;
     /// G1 bases as zkaccel's type.
     fn g1_bases(b: &[Self::G1Affine]) -> &[Affine<Self::G1Config>];
     /// A zkaccel G1 result as arkworks' type.
     fn g1_result(p: Projective<Self::G1Config>) -> Self::G1;
+    /// A zkaccel G1 point as arkworks' type.
+    fn g1_affine(p: Affine<Self::G1Config>) -> Self::G1Affine;
     /// G2 bases as zkaccel's type.
     fn g2_bases(b: &[Self::G2Affine]) -> &[Affine<Self::G2Config>];
     /// A zkaccel G2 result as arkworks' type.
     fn g2_result(p: Projective<Self::G2Config>) -> Self::G2;
+    /// A zkaccel G2 point as arkworks' type.
+    fn g2_affine(p: Affine<Self::G2Config>) -> Self::G2Affine;
     /// The GPU's NTT for this pairing's scalar field, where zkaccel-cuda has
     /// kernels for it (BN254 Fr); `None` keeps the CPU.
     #[cfg(feature = "cuda")]
@@ -90,10 +97,16 @@ macro_rules! accel_pairing {
             fn g1_result(p: Projective<$g1>) -> Self::G1 {
                 p
             }
+            fn g1_affine(p: Affine<$g1>) -> Self::G1Affine {
+                p
+            }
             fn g2_bases(b: &[Self::G2Affine]) -> &[Affine<$g2>] {
                 b
             }
             fn g2_result(p: Projective<$g2>) -> Self::G2 {
+                p
+            }
+            fn g2_affine(p: Affine<$g2>) -> Self::G2Affine {
                 p
             }
         }

@@ -18,7 +18,8 @@ use crate::error::Groth16Error;
 use crate::matrix::ConstraintMatrix;
 use crate::pairing::AccelPairing;
 use crate::reduction::{NttReduction, Qap};
-use zkaccel_cpu::PreparedBases;
+use ark_ec::short_weierstrass::Affine;
+use zkaccel_cpu::{BaseSlice, PreparedBases};
 
 /// Groth16 with ark-groth16's own key, proof and verifying-key types, proving
 /// with zkaccel's MSM (A, B in G1 and G2, C's L and H terms) and NTT (the
@@ -93,9 +94,11 @@ impl<E: AccelPairing> Offloads<E> {
 }
 
 /// A proving key by reference: ark-groth16's [`ProvingKey`] with its point
-/// vectors borrowed as slices, so the points can lie where the caller keeps
-/// them (zkaccel-circom proves from a snarkjs zkey's points in place, in the
-/// memory-mapped file). `ProvingKeyRef::from(&pk)` borrows an arkworks key.
+/// vectors borrowed, so the points can lie where the caller keeps them
+/// (zkaccel-circom proves from a snarkjs zkey's points in place, in the
+/// memory-mapped file, as slices where a section is aligned for arkworks'
+/// `Affine` and as [`PackedBases`](zkaccel_cpu::PackedBases) where it is
+/// not). `ProvingKeyRef::from(&pk)` borrows an arkworks key.
 pub struct ProvingKeyRef<'a, E: AccelPairing> {
     /// The verifying key (`alpha_g1`, `beta_g2`, `gamma_g2`, `delta_g2`,
     /// `gamma_abc_g1`).
@@ -105,15 +108,15 @@ pub struct ProvingKeyRef<'a, E: AccelPairing> {
     /// `delta` in G1.
     pub delta_g1: E::G1Affine,
     /// The A query (one point per variable).
-    pub a_query: &'a [E::G1Affine],
+    pub a_query: BaseSlice<'a, E::G1Config>,
     /// The B query in G1.
-    pub b_g1_query: &'a [E::G1Affine],
+    pub b_g1_query: BaseSlice<'a, E::G1Config>,
     /// The B query in G2.
-    pub b_g2_query: &'a [E::G2Affine],
+    pub b_g2_query: BaseSlice<'a, E::G2Config>,
     /// The H query.
-    pub h_query: &'a [E::G1Affine],
+    pub h_query: BaseSlice<'a, E::G1Config>,
     /// The L query (one point per witness variable).
-    pub l_query: &'a [E::G1Affine],
+    pub l_query: BaseSlice<'a, E::G1Config>,
 }
 
 impl<E: AccelPairing> Clone for ProvingKeyRef<'_, E> {
@@ -129,11 +132,11 @@ impl<'a, E: AccelPairing> From<&'a ProvingKey<E>> for ProvingKeyRef<'a, E> {
             vk: &pk.vk,
             beta_g1: pk.beta_g1,
             delta_g1: pk.delta_g1,
-            a_query: &pk.a_query,
-            b_g1_query: &pk.b_g1_query,
-            b_g2_query: &pk.b_g2_query,
-            h_query: &pk.h_query,
-            l_query: &pk.l_query,
+            a_query: BaseSlice::Affine(E::g1_bases(&pk.a_query)),
+            b_g1_query: BaseSlice::Affine(E::g1_bases(&pk.b_g1_query)),
+            b_g2_query: BaseSlice::Affine(E::g2_bases(&pk.b_g2_query)),
+            h_query: BaseSlice::Affine(E::g1_bases(&pk.h_query)),
+            l_query: BaseSlice::Affine(E::g1_bases(&pk.l_query)),
         }
     }
 }
@@ -421,47 +424,64 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         let witness = &full[num_inputs..];
 
         // Each G1 MSM on the key's bases, or on their prepared copies.
-        let g1 = |bases: &[E::G1Affine],
+        let g1 = |bases: BaseSlice<'_, E::G1Config>,
                   prep: Option<&PreparedBases<E::G1Config>>,
                   scalars: &[E::ScalarField]| {
             match (prep, gpu_g1) {
                 (Some(p), _) => p.msm(scalars),
-                (None, Some(gpu)) => gpu.msm(E::g1_bases(bases), scalars),
-                (None, None) => zkaccel_cpu::msm(E::g1_bases(bases), scalars),
+                (None, Some(gpu)) => gpu.msm(&bases.to_affine(), scalars),
+                (None, None) => bases.msm(scalars),
             }
             .map(E::g1_result)
         };
-        let g2 = |bases: &[E::G2Affine], scalars: &[E::ScalarField]| {
+        let g2 = |bases: BaseSlice<'_, E::G2Config>, scalars: &[E::ScalarField]| {
             match prepared {
                 Some(p) => p.b_g2.msm(scalars),
-                None => zkaccel_cpu::msm(E::g2_bases(bases), scalars),
+                None => bases.msm(scalars),
             }
             .map(E::g2_result)
         };
+        // The first point of a query (the instance's leading one).
+        fn first<P: zkaccel_cpu::CurveMul>(
+            q: BaseSlice<'_, P>,
+            what: &'static str,
+        ) -> Result<Affine<P>, Groth16Error>
+        where
+            P::BaseField: zkaccel_cpu::MontBytes,
+        {
+            q.get(0).ok_or(Groth16Error::KeyMismatch {
+                what,
+                expected: 1,
+                got: 0,
+            })
+        }
         let prep = |f: fn(&PreparedProvingKey<E>) -> &PreparedBases<E::G1Config>| prepared.map(f);
 
         // The quotient and the H MSM: together where the offload keeps h on
         // the device (libsnark keys, the H query large enough for the GPU,
         // no prepared bases on the CPU), else h first, then its MSM.
-        let fused = offloads.quotient_msm.as_deref().filter(|_| {
-            qap == Qap::Libsnark && prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS
-        });
+        let fused = offloads
+            .quotient_msm
+            .as_deref()
+            .zip(pk.h_query.as_affine())
+            .filter(|_| {
+                qap == Qap::Libsnark && prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS
+            });
         let h_acc = match (evaluated, fused) {
             (
                 crate::reduction::Evaluated::OnDomain {
                     domain, coset, abc, ..
                 },
-                Some(quotient_msm),
+                Some((quotient_msm, h_query)),
             ) => {
                 t.quotient_in_msm_h = true;
-                timed(&mut t.msm_h, || {
-                    quotient_msm(&domain, &coset, abc, pk.h_query)
-                })
-                .map_err(|m| {
-                    Groth16Error::BackendUnavailable(format!(
-                        "the GPU quotient and H MSM failed: {m}"
-                    ))
-                })?
+                timed(&mut t.msm_h, || quotient_msm(&domain, &coset, abc, h_query)).map_err(
+                    |m| {
+                        Groth16Error::BackendUnavailable(format!(
+                            "the GPU quotient and H MSM failed: {m}"
+                        ))
+                    },
+                )?
             }
             (evaluated, _) => {
                 let h = timed(&mut t.witness_map, || {
@@ -478,9 +498,10 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
 
         let g_a = {
             let acc = timed(&mut t.msm_a, || {
-                g1(&pk.a_query[1..], prep(|p| &p.a), assignment)
+                g1(pk.a_query.skip(1), prep(|p| &p.a), assignment)
             })?;
-            pk.delta_g1 * r + pk.a_query[0] + acc + pk.vk.alpha_g1
+            let a0 = E::g1_result(first(pk.a_query, "a_query")?.into());
+            pk.delta_g1 * r + a0 + acc + pk.vk.alpha_g1
         };
         let s_g_a = g_a * s;
 
@@ -488,13 +509,15 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             E::G1::zero()
         } else {
             let acc = timed(&mut t.msm_b_g1, || {
-                g1(&pk.b_g1_query[1..], prep(|p| &p.b_g1), assignment)
+                g1(pk.b_g1_query.skip(1), prep(|p| &p.b_g1), assignment)
             })?;
-            pk.delta_g1 * s + pk.b_g1_query[0] + acc + pk.beta_g1
+            let b0 = E::g1_result(first(pk.b_g1_query, "b_g1_query")?.into());
+            pk.delta_g1 * s + b0 + acc + pk.beta_g1
         };
         let g2_b = {
-            let acc = timed(&mut t.msm_b_g2, || g2(&pk.b_g2_query[1..], assignment))?;
-            pk.vk.delta_g2 * s + pk.b_g2_query[0] + acc + pk.vk.beta_g2
+            let acc = timed(&mut t.msm_b_g2, || g2(pk.b_g2_query.skip(1), assignment))?;
+            let b0 = E::g2_result(first(pk.b_g2_query, "b_g2_query")?.into());
+            pk.vk.delta_g2 * s + b0 + acc + pk.vk.beta_g2
         };
         let r_g1_b = g1_b * r;
 

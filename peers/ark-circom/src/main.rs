@@ -249,7 +249,7 @@ fn compare(args: &Args, zkey_path: &Path, wtns_path: &Path) -> Result<(), Failur
     // `check_points`; zkaccel's default (coordinates range-checked only)
     // is shown beside it.
     let (mut la, mut lz, mut lc) = (Vec::new(), Vec::new(), Vec::new());
-    let checked = ZkeyOptions { check_points: true };
+    let checked = ZkeyOptions { check_points: true, ..Default::default() };
     for i in 0..args.rounds {
         let mut runs: [(&mut Vec<Duration>, &dyn Fn() -> Duration); 3] = [
             (&mut la, &|| {

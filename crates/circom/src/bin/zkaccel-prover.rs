@@ -317,13 +317,21 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
             ms(start.elapsed())
         );
         let key = prover.zkey();
-        let mut in_place = key.points_in_place();
+        let unaligned = key.points_unaligned();
+        let mut in_place: Vec<String> = key
+            .points_in_place()
+            .into_iter()
+            .map(|q| match unaligned.contains(&q) {
+                true => format!("{q} (unaligned)"),
+                false => q.to_string(),
+            })
+            .collect();
         for (name, m) in ["coefficients A", "coefficients B"]
             .iter()
             .zip(&key.matrices)
         {
             if m.is_mapped() {
-                in_place.push(name);
+                in_place.push(name.to_string());
             }
         }
         eprintln!(
