@@ -17,7 +17,7 @@ fuzz_target!(|data: &[u8]| {
             let _ = read_zkey::<ark_bn254::Bn254>(rest, ZkeyOptions::default());
         }
         1 => {
-            let _ = read_zkey::<ark_bls12_381::Bls12_381>(rest, ZkeyOptions { check_points: true });
+            let _ = read_zkey::<ark_bls12_381::Bls12_381>(rest, ZkeyOptions { check_points: true, ..Default::default() });
         }
         2 => {
             let _ = read_wtns::<ark_bn254::Fr>(rest);
