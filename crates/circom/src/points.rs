@@ -121,8 +121,8 @@ impl<T> Points<T> {
         match self {
             Points::Packed { map, start, len } => {
                 let n = len * PackedBases::<P>::POINT_BYTES;
-                // `packed` made this variant only where the layout check
-                // (`packed_reads`) passed for `T`, and the range is in the map.
+                // `in_place` made this variant only where `packed_reads`
+                // passed for `T` (`InPlace::packed`) and the range is in the map.
                 BaseSlice::Packed(
                     PackedBases::new(&map.bytes()[*start..*start + n])
                         .expect("a whole number of points"),
@@ -182,38 +182,47 @@ impl<T: Clone> Points<T> {
         match self {
             Points::Owned(v) => v,
             Points::Mapped { .. } => self.as_slice().to_vec(),
-            Points::Packed { .. } => match self.bases(cast) {
-                BaseSlice::Packed(p) => (0..p.len()).map(|i| back(p.get(i))).collect(),
-                BaseSlice::Affine(s) => s.iter().map(|p| back(*p)).collect(),
-            },
+            Points::Packed { .. } => self.bases(cast).iter().map(back).collect(),
         }
     }
 }
 
-/// `count` points of `size` bytes at byte `start` of `map`, in place, if
-/// `layout_ok` (from [`same_layout`] and [`packed_reads`]): viewed as `T`s
-/// where the start is aligned for `T`, read through [`PackedBases`] where it
-/// is not and `packed` allows; `None` otherwise. The caller checks every
-/// point's encoding.
+/// How a point type's sections may be used where they lie in a mapped file.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct InPlace {
+    /// Viewed as a slice of the type, where a section is aligned for it:
+    /// the type's memory is the file's encoding ([`same_layout`]).
+    pub(crate) view: bool,
+    /// Read a point at a time through [`PackedBases`] otherwise: it reads
+    /// the encoding as the same points ([`packed_reads`]), and the caller
+    /// allows it.
+    pub(crate) packed: bool,
+}
+
+/// `count` points of `size` bytes at byte `start` of `map`, in place as
+/// `how` allows: viewed as `T`s where the start is aligned for `T`, else
+/// read through [`PackedBases`]; `None` where neither applies. The caller
+/// checks every point's encoding.
 pub(crate) fn in_place<T>(
     map: &ZkeyMap,
     start: usize,
     count: usize,
     size: usize,
-    layout_ok: bool,
-    packed: bool,
+    how: InPlace,
 ) -> Option<Points<T>> {
     let end = count.checked_mul(size)?.checked_add(start)?;
-    if !layout_ok || size != core::mem::size_of::<T>() || end > map.bytes().len() {
+    if size != core::mem::size_of::<T>() || end > map.bytes().len() {
         return None;
     }
     let aligned =
         (map.bytes().as_ptr() as usize + start).is_multiple_of(core::mem::align_of::<T>());
     let (map, len) = (map.clone(), count);
-    match (aligned, packed) {
-        (true, _) => Some(Points::Mapped { map, start, len }),
-        (false, true) => Some(Points::Packed { map, start, len }),
-        (false, false) => None,
+    if how.view && aligned {
+        Some(Points::Mapped { map, start, len })
+    } else if how.packed {
+        Some(Points::Packed { map, start, len })
+    } else {
+        None
     }
 }
 

@@ -20,7 +20,7 @@ use crate::binfile::{BinWriter, Cursor, SeekFile};
 use crate::coefs::{constraints_of, entry_ids, ids_in_range, mapped_coefficients, msg, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
-use crate::points::{in_place, packed_reads, same_layout, Points, PointsKind, ZkeyMap};
+use crate::points::{in_place, packed_reads, same_layout, InPlace, Points, PointsKind, ZkeyMap};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{BigInt, Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
@@ -156,12 +156,8 @@ impl<E: CircomCurve> ProverKey<E> {
     /// An owned arkworks [`ProvingKey`] (a copy of the points).
     pub fn to_proving_key(&self) -> ProvingKey<E> {
         let k = self.proving_key();
-        let g1 = |q: BaseSlice<'_, E::G1Config>| {
-            q.to_affine().iter().map(|p| E::g1_affine(*p)).collect()
-        };
-        let g2 = |q: BaseSlice<'_, E::G2Config>| {
-            q.to_affine().iter().map(|p| E::g2_affine(*p)).collect()
-        };
+        let g1 = |q: BaseSlice<'_, E::G1Config>| q.iter().map(E::g1_affine).collect();
+        let g2 = |q: BaseSlice<'_, E::G2Config>| q.iter().map(E::g2_affine).collect();
         ProvingKey {
             vk: self.vk.clone(),
             beta_g1: self.beta_g1,
@@ -351,13 +347,13 @@ fn why_bad(checked: bool) -> &'static str {
 }
 
 /// Section `id`'s points: where `map` holds the file, checked and used in
-/// place if `layout_ok` and the section is aligned, else decoded from the
-/// mapped bytes in parallel; without a map, read in chunks ([`points`]).
+/// place as `how` allows ([`in_place`]), else decoded from the mapped bytes
+/// in parallel; without a map, read in chunks ([`points`]).
 #[allow(clippy::too_many_arguments)]
 fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     file: &mut SeekFile<R>,
     map: Option<&ZkeyMap>,
-    layout_ok: bool,
+    how: InPlace,
     id: u32,
     what: &'static str,
     count: usize,
@@ -365,7 +361,6 @@ fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     zero: T,
     decode: impl Fn(&[u8]) -> Option<T> + Sync + Send,
     valid: Option<fn(&T) -> bool>,
-    packed: bool,
 ) -> Result<Points<T>, CircomError> {
     let Some(map) = map else {
         return points(file, id, what, count, size, zero, decode, valid).map(Points::Owned);
@@ -376,7 +371,7 @@ fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     let bytes = &map.bytes()[start..start + len];
     let ok = |b: &[u8]| decode(b).filter(|p| valid.is_none_or(|v| v(p)));
     let bad = |i: usize| s.err(format!("{what} point {i}: {}", why_bad(valid.is_some())));
-    if let Some(p) = in_place::<T>(map, start, count, size, layout_ok, packed) {
+    if let Some(p) = in_place::<T>(map, start, count, size, how) {
         // Every point checked (in parallel; this also reads the pages in).
         return match bytes
             .par_chunks_exact(size)
@@ -401,28 +396,31 @@ fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
     }
 }
 
-/// Whether `E`'s affine points are, in memory, snarkjs' encoding of them,
-/// and [`zkaccel_cpu::PackedBases`] reads that encoding at any alignment
-/// (checked on the generators, their doubles and negatives, and infinity).
-fn layouts_match<E: CircomCurve>() -> (bool, bool) {
+/// How G1's and G2's sections may be used in place ([`InPlace`]): viewed
+/// where `E`'s affine points are, in memory, snarkjs' encoding of them;
+/// read through [`zkaccel_cpu::PackedBases`] where it reads that encoding
+/// as the same points, unless [`ZkeyOptions::decode_unaligned`] or
+/// `ZKACCEL_ZKEY_PACKED=0` (both checked on the generators, their doubles
+/// and negatives, and infinity).
+fn in_place_for<E: CircomCurve>(opts: ZkeyOptions) -> (InPlace, InPlace) {
     fn samples<A: AffineRepr>() -> [A; 4] {
         let g = A::generator();
         [g, (g + g).into_affine(), -g, A::zero()]
     }
+    let packed =
+        !opts.decode_unaligned && std::env::var("ZKACCEL_ZKEY_PACKED").map_or(true, |v| v != "0");
     let (s1, s2) = (samples::<E::G1Affine>(), samples::<E::G2Affine>());
+    let (n1, n2) = (2 * E::N8Q, 4 * E::N8Q);
     (
-        same_layout(&s1, E::g1_to_mont, 2 * E::N8Q)
-            && packed_reads(&s1, E::g1_to_mont, 2 * E::N8Q, E::g1_bases),
-        same_layout(&s2, E::g2_to_mont, 4 * E::N8Q)
-            && packed_reads(&s2, E::g2_to_mont, 4 * E::N8Q, E::g2_bases),
+        InPlace {
+            view: same_layout(&s1, E::g1_to_mont, n1),
+            packed: packed && packed_reads(&s1, E::g1_to_mont, n1, E::g1_bases),
+        },
+        InPlace {
+            view: same_layout(&s2, E::g2_to_mont, n2),
+            packed: packed && packed_reads(&s2, E::g2_to_mont, n2, E::g2_bases),
+        },
     )
-}
-
-/// Whether a mapped key's sections that are not aligned for arkworks'
-/// points are read where they lie ([`zkaccel_cpu::PackedBases`]): yes
-/// unless [`ZkeyOptions::decode_unaligned`] or `ZKACCEL_ZKEY_PACKED=0`.
-fn packed_allowed(opts: ZkeyOptions) -> bool {
-    !opts.decode_unaligned && std::env::var("ZKACCEL_ZKEY_PACKED").map_or(true, |v| v != "0")
 }
 
 /// One point of the header, `what` of group `group`: decoded and, where
@@ -544,13 +542,10 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
         domain_size,
     };
     let z1 = E::G1Affine::zero();
-    let (layout_g1, layout_g2) = map.map_or((false, false), |_| layouts_match::<E>());
-    let packed = packed_allowed(opts);
+    let (how_g1, how_g2) = map.map_or_else(Default::default, |_| in_place_for::<E>(opts));
     let mut g1 = |id: u32, name: &'static str, count: usize| {
         let d = E::g1_from_mont;
-        section_points(
-            &mut file, map, layout_g1, id, name, count, g1_size, z1, d, v1, packed,
-        )
+        section_points(&mut file, map, how_g1, id, name, count, g1_size, z1, d, v1)
     };
     let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
     let a_query = g1(5, "PointsA", n_vars)?;
@@ -562,7 +557,7 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     let b_g2_query = section_points(
         &mut file,
         map,
-        layout_g2,
+        how_g2,
         7,
         "PointsB2",
         n_vars,
@@ -570,7 +565,6 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
         E::G2Affine::zero(),
         E::g2_from_mont,
         v2,
-        packed,
     )?;
     let mapped = match map {
         Some(map) => {

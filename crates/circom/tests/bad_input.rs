@@ -69,10 +69,7 @@ fn mapped_keys_check_every_point() {
     // Every section is in the map; the unaligned ones are decoded instead
     // when asked.
     assert_eq!(good.points_in_place(), ["A", "B1", "B2", "C", "H"]);
-    let decode = ZkeyOptions {
-        decode_unaligned: true,
-        ..Default::default()
-    };
+    let decode = support::DECODE_UNALIGNED;
     let decoded = map_zkey::<E>(&good_map, decode).unwrap();
     let aligned = decoded.points_in_place();
     assert!((2..=3).contains(&aligned.len()), "{aligned:?}");
@@ -254,7 +251,7 @@ proptest! {
             let w = read_wtns::<Fr>(&wtns).unwrap();
             let _ = prover.prove(&w, &mut rand::rngs::OsRng);
         }
-        let _ = read_zkey::<E>(&z, ZkeyOptions { check_points: true, ..Default::default() });
+        let _ = read_zkey::<E>(&z, support::CHECKED);
         let mut w = wtns.clone();
         let p = pos % w.len();
         w[p] ^= 1 << bit;

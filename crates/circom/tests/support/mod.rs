@@ -141,6 +141,18 @@ pub const FIXTURES: [(&str, &str); 4] = [
     ("poseidon_bls", "bls12381"),
 ];
 
+/// Every point checked on its curve and in its subgroup.
+pub const CHECKED: zkaccel_circom::ZkeyOptions = zkaccel_circom::ZkeyOptions {
+    check_points: true,
+    decode_unaligned: false,
+};
+
+/// A mapped key's unaligned point sections decoded instead of read in place.
+pub const DECODE_UNALIGNED: zkaccel_circom::ZkeyOptions = zkaccel_circom::ZkeyOptions {
+    check_points: false,
+    decode_unaligned: true,
+};
+
 /// A fixture file's path.
 pub fn fixture(name: &str, file: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -35,11 +35,6 @@ pub trait Bases<P: SWCurveConfig>: Copy + Send + Sync {
 
     /// The points in `range` (within `0..len()`).
     fn range(&self, range: Range<usize>) -> Self;
-
-    /// The points copied into a vector.
-    fn to_vec(&self) -> Vec<Affine<P>> {
-        (0..self.len()).map(|i| self.get(i)).collect()
-    }
 }
 
 impl<P: SWCurveConfig> Bases<P> for &[Affine<P>] {
@@ -295,11 +290,20 @@ where
         }
     }
 
+    /// The points, in order (each packed one decoded as it is reached).
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = Affine<P>> + 'a {
+        let this = *self;
+        (0..self.len()).map(move |i| match this {
+            BaseSlice::Affine(s) => s[i],
+            BaseSlice::Packed(p) => p.get(i),
+        })
+    }
+
     /// The points as a slice: borrowed where they are one, else copied.
     pub fn to_affine(&self) -> Cow<'a, [Affine<P>]> {
         match self {
             BaseSlice::Affine(s) => Cow::Borrowed(s),
-            BaseSlice::Packed(p) => Cow::Owned(p.to_vec()),
+            BaseSlice::Packed(_) => Cow::Owned(self.iter().collect()),
         }
     }
 }
@@ -342,12 +346,14 @@ mod tests {
             PackedBases::<P>::encode(points, &mut bytes);
             let b = PackedBases::<P>::new(&bytes[offset..]).unwrap();
             assert_eq!(b.len(), points.len());
-            assert_eq!(b.to_vec(), points, "offset {offset}");
+            let read: Vec<_> = (0..b.len()).map(|i| b.get(i)).collect();
+            assert_eq!(read, points, "offset {offset}");
             let s = BaseSlice::Packed(b);
             assert_eq!(s.get(points.len()), None);
             assert!(s.skip(points.len() + 3).is_empty());
             assert_eq!(s.skip(1).get(0), points.get(1).copied());
             assert_eq!(s.to_affine().as_ref(), points);
+            assert_eq!(s.iter().collect::<Vec<_>>(), points);
             if !points.is_empty() {
                 let cut = &bytes[offset..bytes.len() - 1];
                 assert!(PackedBases::<P>::new(cut).is_none(), "a part of a point");
