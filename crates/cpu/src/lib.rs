@@ -41,8 +41,8 @@ pub use field_ops::{
 };
 pub use formulas::FormulaSet;
 pub use msm::{
-    msm, msm_bases, msm_bigint_with, msm_chunked, msm_with, BaseSlice, Bases, CpuMsm, MontBytes,
-    MsmAlgorithm, MsmError, MsmProvider, PackedBases,
+    msm, msm_bases, msm_bigint_with, msm_chunked, msm_with, BackendCause, BaseSlice, Bases, CpuMsm,
+    MontBytes, MsmAlgorithm, MsmError, MsmProvider, PackedBases,
 };
 pub use prepared::PreparedBases;
 pub use xyzz::Xyzz;

@@ -2,7 +2,7 @@
 //! this crate), driven from Rust through `cust`.
 //!
 //! # What is here
-//! - [`CudaMsm`], an [`MsmProvider`](zkaccel_cpu::MsmProvider) for BN254 G1:
+//! - [`CudaMsm`], an [`MsmProvider`](zkaccel_core::MsmProvider) for BN254 G1:
 //!   the bucket method (Pippenger) as a sequence of simple kernels
 //!   (`kernels/msm/bucket_msm.cuh`; prefix sum and segments on the device,
 //!   geometry and host references in [`bucket`]), with bases

@@ -15,8 +15,8 @@ use ark_ff::{BigInt, BigInteger, PrimeField, Zero};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::Arc;
-use zkaccel_cpu::msm::check_lengths;
-use zkaccel_cpu::{CpuMsm, MsmError, MsmProvider};
+use zkaccel_core::{check_lengths, BackendCause, MsmError, MsmProvider};
+use zkaccel_cpu::CpuMsm;
 use zkaccel_ntt::NttDomain;
 
 /// The delta of the per-thread chain search (the paper's GPU setting).
@@ -213,7 +213,7 @@ impl CudaMsm {
             .quotient(domain, coset, abc)
             .map_err(|e| MsmError::Backend {
                 backend: "cuda (cpu fallback)",
-                message: e.to_string(),
+                cause: BackendCause::new(e),
             })?;
         self.cpu.msm(bases, &h[..bases.len()])
     }
@@ -368,7 +368,7 @@ impl GpuScalar for BigInt<4> {
 fn backend_error(e: CudaError) -> MsmError {
     MsmError::Backend {
         backend: "cuda",
-        message: e.to_string(),
+        cause: BackendCause::new(e),
     }
 }
 
@@ -449,7 +449,7 @@ impl DeviceBases {
         check_h_bases(self.len, domain)?;
         let job = quotient_job(domain, coset, &abc).map_err(|e| MsmError::Backend {
             backend: "cuda",
-            message: e.to_string(),
+            cause: BackendCause::new(e),
         })?;
         let buf = self.buf.as_ref().expect("present until drop");
         self.ctx.quotient_msm(abc, &job, buf).map_err(backend_error)

@@ -8,7 +8,7 @@ use ark_bn254::Fr;
 use ark_ff::One;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use std::sync::Arc;
-use zkaccel_ntt::{CpuNtt, Direction, NttDomain, NttError, NttProvider};
+use zkaccel_ntt::{BackendCause, CpuNtt, Direction, NttDomain, NttError, NttProvider};
 
 /// Stages done in shared memory by `zk_ntt_block_stages` (`ZK_NTT_BLOCK_LOG`).
 pub const BLOCK_LOG: u32 = 8;
@@ -138,7 +138,7 @@ pub(crate) fn quotient_job(
     }
     QuotientJob::new(domain, coset).ok_or_else(|| NttError::Backend {
         backend: "cuda",
-        message: "the coset must have the domain's size and lie off the domain".into(),
+        cause: BackendCause::msg("the coset must have the domain's size and lie off the domain"),
     })
 }
 
@@ -207,7 +207,7 @@ impl CudaNtt {
         match &self.gpu {
             Some(ctx) => ctx.quotient(abc, &job).map_err(|e| NttError::Backend {
                 backend: "cuda",
-                message: e.to_string(),
+                cause: BackendCause::new(e),
             }),
             None => {
                 let cpu = CpuNtt::default();
@@ -254,7 +254,7 @@ impl NttProvider<Fr> for CudaNtt {
         ctx.ntt_batch(&mut vectors, &job)
             .map_err(|e| NttError::Backend {
                 backend: "cuda",
-                message: e.to_string(),
+                cause: BackendCause::new(e),
             })
     }
 }

@@ -93,6 +93,12 @@ fn cuda_msm_or_cpu_is_correct_everywhere() {
             ),
             "{err:?}"
         );
+        // The driver's answer stays typed behind the MSM error.
+        let cause = std::error::Error::source(&err).expect("a backend error has a source");
+        assert!(
+            cause.downcast_ref::<zkaccel_cuda::CudaError>().is_some(),
+            "{cause:?}"
+        );
     }
     let (bases, scalars) = inputs(3);
     assert_eq!(

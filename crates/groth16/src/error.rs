@@ -27,12 +27,15 @@ pub enum Groth16Error {
         got: usize,
     },
     /// The requested backend is not available in this build or on this
-    /// machine, or it failed during the proof (the GPU); the message says
-    /// which and why.
+    /// machine; the message says which and why.
     BackendUnavailable(String),
-    /// A multi-scalar multiplication rejected its inputs (a bug: the lengths
-    /// are checked before).
+    /// A multi-scalar multiplication failed: the backend running it (the
+    /// GPU) reported an error, kept typed as the source, or it rejected its
+    /// inputs (a bug: the lengths are checked before).
     Msm(zkaccel_cpu::MsmError),
+    /// The witness map's transforms failed on the backend running them (the
+    /// GPU); the backend's error is the source.
+    Ntt(zkaccel_ntt::NttError),
 }
 
 impl fmt::Display for Groth16Error {
@@ -53,6 +56,7 @@ impl fmt::Display for Groth16Error {
             ),
             Groth16Error::BackendUnavailable(why) => write!(f, "backend unavailable: {why}"),
             Groth16Error::Msm(e) => write!(f, "multi-scalar multiplication: {e}"),
+            Groth16Error::Ntt(e) => write!(f, "witness map: {e}"),
         }
     }
 }
@@ -61,7 +65,11 @@ impl std::error::Error for Groth16Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             Groth16Error::Synthesis(e) => Some(e),
-            _ => None,
+            Groth16Error::Msm(e) => Some(e),
+            Groth16Error::Ntt(e) => Some(e),
+            Groth16Error::BackendUnavailable(_)
+            | Groth16Error::KeyMismatch { .. }
+            | Groth16Error::PublicInputCount { .. } => None,
         }
     }
 }

@@ -13,7 +13,7 @@ pub type QuotientOffloadFn<F> = dyn Fn(
         &zkaccel_ntt::NttDomain<F>,
         &zkaccel_ntt::NttDomain<F>,
         [Vec<F>; 3],
-    ) -> Result<Vec<F>, String>
+    ) -> Result<Vec<F>, zkaccel_ntt::NttError>
     + Send
     + Sync;
 
@@ -27,7 +27,7 @@ pub type QuotientMsmFn<F, G1Affine, G1> = dyn Fn(
         &zkaccel_ntt::NttDomain<F>,
         [Vec<F>; 3],
         &[G1Affine],
-    ) -> Result<G1, String>
+    ) -> Result<G1, zkaccel_cpu::MsmError>
     + Send
     + Sync;
 
@@ -128,9 +128,7 @@ accel_pairing!(
         ctx: std::sync::Arc<zkaccel_cuda::CudaContext>,
     ) -> Option<Box<QuotientOffloadFn<ark_bn254::Fr>>> {
         let p = zkaccel_cuda::CudaNtt::with_context(ctx);
-        Some(Box::new(move |d, c, abc| {
-            p.quotient(d, c, abc).map_err(|e| e.to_string())
-        }))
+        Some(Box::new(move |d, c, abc| p.quotient(d, c, abc)))
     },
     #[cfg(feature = "cuda")]
     fn cuda_quotient_msm(
@@ -138,7 +136,7 @@ accel_pairing!(
     ) -> Option<Box<PairingQuotientMsmFn<Self>>> {
         let m = zkaccel_cuda::CudaMsm::with_context(ctx);
         Some(Box::new(move |d, c, abc, bases| {
-            m.quotient_msm(d, c, abc, bases).map_err(|e| e.to_string())
+            m.quotient_msm(d, c, abc, bases)
         }))
     }
 );

@@ -405,9 +405,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
 
         let map_error = |e| match e {
             crate::reduction::MapError::Synthesis(e) => Groth16Error::from(e),
-            crate::reduction::MapError::Offload(m) => {
-                Groth16Error::BackendUnavailable(format!("the GPU NTT failed: {m}"))
-            }
+            crate::reduction::MapError::Offload(e) => Groth16Error::Ntt(e),
         };
         let evaluated = timed(&mut t.witness_map, || {
             crate::reduction::evaluations::<E::ScalarField, M>(
@@ -475,13 +473,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
                 Some((quotient_msm, h_query)),
             ) => {
                 t.quotient_in_msm_h = true;
-                timed(&mut t.msm_h, || quotient_msm(&domain, &coset, abc, h_query)).map_err(
-                    |m| {
-                        Groth16Error::BackendUnavailable(format!(
-                            "the GPU quotient and H MSM failed: {m}"
-                        ))
-                    },
-                )?
+                timed(&mut t.msm_h, || quotient_msm(&domain, &coset, abc, h_query))?
             }
             (evaluated, _) => {
                 let h = timed(&mut t.witness_map, || {
@@ -681,8 +673,11 @@ mod tests {
                     qap: Qap::Libsnark,
                 }
                 .quotient(None)
-                .map_err(|e| format!("{e:?}"))?;
-                zkaccel_cpu::msm(bases, &h[..bases.len()]).map_err(|e| e.to_string())
+                .map_err(|e| zkaccel_cpu::MsmError::Backend {
+                    backend: "test",
+                    cause: zkaccel_cpu::BackendCause::msg(format!("{e:?}")),
+                })?;
+                zkaccel_cpu::msm(bases, &h[..bases.len()])
             })),
         }
     }
@@ -723,7 +718,12 @@ mod tests {
         let failing = Offloads::<Bn254> {
             g1: None,
             ntt: None,
-            quotient_msm: Some(Box::new(|_, _, _, _| Err("no device".into()))),
+            quotient_msm: Some(Box::new(|_, _, _, _| {
+                Err(zkaccel_cpu::MsmError::Backend {
+                    backend: "test",
+                    cause: zkaccel_cpu::BackendCause::new(std::io::Error::other("no device")),
+                })
+            })),
         };
         let r = Groth16::<Bn254, Cpu>::prove_with_offloads(
             &pk,
@@ -733,6 +733,18 @@ mod tests {
             Fr::from(2u64),
             &failing,
         );
-        assert!(matches!(r, Err(Groth16Error::BackendUnavailable(_))));
+        let err = r.expect_err("a failing offload must not give a proof");
+        assert!(
+            matches!(
+                err,
+                Groth16Error::Msm(zkaccel_cpu::MsmError::Backend { .. })
+            ),
+            "{err}"
+        );
+        // The backend's own error is reachable, typed, through the sources.
+        let io = std::error::Error::source(&err)
+            .and_then(std::error::Error::source)
+            .and_then(|e| e.downcast_ref::<std::io::Error>());
+        assert_eq!(io.map(|e| e.to_string()).as_deref(), Some("no device"));
     }
 }

@@ -165,8 +165,8 @@ pub(crate) type NttOffload<'a, F> = &'a crate::pairing::QuotientOffloadFn<F>;
 pub(crate) enum MapError {
     /// The circuit or its matrices.
     Synthesis(SynthesisError),
-    /// The offloaded transforms (the GPU), with their message.
-    Offload(String),
+    /// The offloaded transforms (the GPU), with their error.
+    Offload(zkaccel_ntt::NttError),
 }
 
 impl MapError {
@@ -289,10 +289,10 @@ impl<F: PrimeField> Evaluated<F> {
         if let Some(run) = offload {
             let h = run(&domain, &coset, abc).map_err(MapError::Offload)?;
             if h.len() != n {
-                return Err(MapError::Offload(format!(
-                    "the offloaded quotient has {} coefficients, expected {n}",
-                    h.len()
-                )));
+                return Err(MapError::Offload(zkaccel_ntt::NttError::LengthMismatch {
+                    expected: n,
+                    got: h.len(),
+                }));
             }
             return Ok(h);
         }
@@ -520,8 +520,12 @@ mod tests {
                 .unwrap();
         assert_eq!(got, plain);
         // An offload that fails, or returns the wrong length, is an error.
-        let failing =
-            |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| Err("no GPU".to_string());
+        let failing = |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| {
+            Err(zkaccel_ntt::NttError::Backend {
+                backend: "test",
+                cause: zkaccel_ntt::BackendCause::msg("no GPU"),
+            })
+        };
         let short =
             |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| Ok(vec![Fr::from(1u64)]);
         for f in [&failing as &crate::pairing::QuotientOffloadFn<Fr>, &short] {

@@ -60,12 +60,13 @@ pub enum NttError {
     },
     /// The requested kernel cannot run on this CPU or for this field.
     KernelUnavailable(Kernel),
-    /// A provider other than the CPU (the GPU) failed; the message says why.
+    /// A provider other than the CPU (the GPU) failed; `cause` is its own
+    /// error (also [`Error::source`](std::error::Error::source)).
     Backend {
         /// The provider's name ([`NttProvider::name`](crate::NttProvider::name)).
         backend: &'static str,
-        /// What went wrong.
-        message: String,
+        /// What went wrong, as the backend reported it.
+        cause: zkaccel_core::BackendCause,
     },
 }
 
@@ -80,14 +81,21 @@ impl fmt::Display for NttError {
                 f,
                 "NTT kernel {k:?} is not available for this field on this CPU"
             ),
-            NttError::Backend { backend, message } => {
-                write!(f, "the {backend} NTT failed: {message}")
+            NttError::Backend { backend, cause } => {
+                write!(f, "the {backend} NTT failed: {cause}")
             }
         }
     }
 }
 
-impl std::error::Error for NttError {}
+impl std::error::Error for NttError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            NttError::Backend { cause, .. } => Some(cause.get()),
+            _ => None,
+        }
+    }
+}
 
 /// A power-of-two multiplicative subgroup (or a coset of one) whose FFTs run
 /// on zkaccel's four-step transform.

@@ -36,3 +36,4 @@ pub(crate) mod twiddles;
 
 pub use domain::{Direction, Kernel, NttDomain, NttError, FAST_FIELDS};
 pub use provider::{CpuNtt, NttProvider};
+pub use zkaccel_core::BackendCause;

@@ -30,7 +30,7 @@ use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::AffineRepr;
 use ark_ff::{BigInteger, PrimeField, Zero};
-use core::fmt;
+pub use zkaccel_core::{check_lengths, BackendCause, MsmError, MsmProvider};
 use zkaccel_dbc::Recoding;
 
 mod auto;
@@ -84,63 +84,6 @@ pub enum MsmAlgorithm {
     Naive,
 }
 
-/// Why an MSM was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MsmError {
-    /// `bases` and `scalars` differ in length.
-    LengthMismatch {
-        /// Number of bases.
-        bases: usize,
-        /// Number of scalars.
-        scalars: usize,
-    },
-    /// Even in chunks of [`MIN_CHUNK_TERMS`] terms the MSM needs more
-    /// working memory than the budget ([`memory_budget`]) allows.
-    OutOfMemory {
-        /// Number of terms asked for.
-        terms: usize,
-        /// Working memory of the smallest chunk, in bytes.
-        needed: usize,
-        /// The budget, in bytes.
-        budget: usize,
-    },
-    /// A provider other than the CPU (the GPU) failed; the message says why.
-    Backend {
-        /// The provider's name ([`MsmProvider::name`]).
-        backend: &'static str,
-        /// What went wrong.
-        message: String,
-    },
-}
-
-impl fmt::Display for MsmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MsmError::LengthMismatch { bases, scalars } => {
-                write!(
-                    f,
-                    "{bases} bases but {scalars} scalars: an MSM needs one scalar per base"
-                )
-            }
-            MsmError::OutOfMemory {
-                terms,
-                needed,
-                budget,
-            } => write!(
-                f,
-                "an MSM of {terms} terms needs {needed} bytes of working memory even in chunks \
-                 of {MIN_CHUNK_TERMS} terms, over the budget of {budget} bytes \
-                 (zkaccel_cpu::msm::set_memory_budget)"
-            ),
-            MsmError::Backend { backend, message } => {
-                write!(f, "the {backend} MSM failed: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for MsmError {}
-
 /// The most terms (after filtering) for which `Auto` runs Strauss, at any
 /// scalar width ([`strauss_max_terms`] gives the limit per width).
 pub(crate) const STRAUSS_MAX_TERMS: usize = 32;
@@ -155,16 +98,6 @@ pub(crate) fn strauss_max_terms(bits: u32) -> usize {
         0..=8 => STRAUSS_MAX_TERMS,
         9..=64 => 10,
         _ => 4,
-    }
-}
-
-/// `Err(LengthMismatch)` unless there are as many scalars as bases (the
-/// check every [`MsmProvider`] makes first).
-pub fn check_lengths(bases: usize, scalars: usize) -> Result<(), MsmError> {
-    if bases == scalars {
-        Ok(())
-    } else {
-        Err(MsmError::LengthMismatch { bases, scalars })
     }
 }
 
@@ -282,29 +215,6 @@ fn in_chunks<P: CurveMul, S: Bases<P>, K>(
             run(bases.range(r.clone()), &scalars[r])
         })
         .sum()
-}
-
-/// Where multi-scalar multiplications run: the CPU now ([`CpuMsm`]), CUDA
-/// later. Provers hold a provider and do not care where the work happens;
-/// every provider must return exactly what arkworks' `VariableBaseMSM`
-/// returns.
-pub trait MsmProvider<P: CurveMul>: Send + Sync {
-    /// A short name for logs ("cpu", "cuda").
-    fn name(&self) -> &'static str;
-
-    /// `sum k_i P_i` over field scalars.
-    fn msm(
-        &self,
-        bases: &[Affine<P>],
-        scalars: &[P::ScalarField],
-    ) -> Result<Projective<P>, MsmError>;
-
-    /// `sum k_i P_i` over integer scalars (`VariableBaseMSM::msm_bigint`).
-    fn msm_bigint(
-        &self,
-        bases: &[Affine<P>],
-        scalars: &[<P::ScalarField as PrimeField>::BigInt],
-    ) -> Result<Projective<P>, MsmError>;
 }
 
 /// The CPU provider, running [`msm_with`] with its algorithm.
