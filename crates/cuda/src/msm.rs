@@ -365,7 +365,9 @@ impl GpuScalar for BigInt<4> {
     }
 }
 
-fn backend_error(e: CudaError) -> MsmError {
+/// A failure of the GPU path (the driver's `CudaError`, or a refused
+/// quotient shape) as an [`MsmError`], the error kept typed.
+fn backend_error<E: std::error::Error + Send + Sync + 'static>(e: E) -> MsmError {
     MsmError::Backend {
         backend: "cuda",
         cause: BackendCause::new(e),
@@ -447,10 +449,7 @@ impl DeviceBases {
         abc: [Vec<Fr>; 3],
     ) -> Result<G1Projective, MsmError> {
         check_h_bases(self.len, domain)?;
-        let job = quotient_job(domain, coset, &abc).map_err(|e| MsmError::Backend {
-            backend: "cuda",
-            cause: BackendCause::new(e),
-        })?;
+        let job = quotient_job(domain, coset, &abc).map_err(backend_error)?;
         let buf = self.buf.as_ref().expect("present until drop");
         self.ctx.quotient_msm(abc, &job, buf).map_err(backend_error)
     }

@@ -142,6 +142,14 @@ pub(crate) fn quotient_job(
     })
 }
 
+/// The driver's failure as an [`NttError`], the error kept typed.
+fn backend_error(e: CudaError) -> NttError {
+    NttError::Backend {
+        backend: "cuda",
+        cause: BackendCause::new(e),
+    }
+}
+
 /// The GPU NTT provider for BN254 Fr.
 ///
 /// [`CudaNtt::or_cpu`] takes the GPU when there is one and otherwise runs
@@ -205,10 +213,7 @@ impl CudaNtt {
         let n = domain.as_radix2().size as usize;
         let job = quotient_job(domain, coset, &abc)?;
         match &self.gpu {
-            Some(ctx) => ctx.quotient(abc, &job).map_err(|e| NttError::Backend {
-                backend: "cuda",
-                cause: BackendCause::new(e),
-            }),
+            Some(ctx) => ctx.quotient(abc, &job).map_err(backend_error),
             None => {
                 let cpu = CpuNtt::default();
                 let mut abc = abc.to_vec();
@@ -251,11 +256,7 @@ impl NttProvider<Fr> for CudaNtt {
         }
         let job = NttJob::new(domain.as_radix2(), direction);
         let mut vectors: Vec<&mut [Fr]> = batch.iter_mut().map(|v| &mut v[..]).collect();
-        ctx.ntt_batch(&mut vectors, &job)
-            .map_err(|e| NttError::Backend {
-                backend: "cuda",
-                cause: BackendCause::new(e),
-            })
+        ctx.ntt_batch(&mut vectors, &job).map_err(backend_error)
     }
 }
 
