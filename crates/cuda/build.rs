@@ -2,8 +2,8 @@
 //! ships them) two ways:
 //!
 //! - with the feature `emulation` (default): `host/emulation.cpp`, which
-//!   includes the kernels' headers, with the `cc` crate (g++), so the tests
-//!   run the kernels' arithmetic on the host;
+//!   includes `kernels/zkaccel.cu` itself, with the `cc` crate (g++), so the
+//!   tests run the kernels and their launch sequences on the host;
 //! - with the feature `cuda`: `kernels/zkaccel.cu` to PTX for `compute_80` with
 //!   nvcc, its `.version` line lowered to 8.0 so drivers of CUDA 12.4 and later
 //!   load it (sound only because CUDA 12.4's ptxas accepts the result, which

@@ -1,20 +1,31 @@
-// Host emulation of the kernels in kernels/: the same __host__ __device__
-// code, compiled by g++ (through the `cc` crate) with the carry-chain
-// primitives of kernels/util/ptx.cuh emulated on a thread-local flag, and
-// exposed to Rust (crates/cuda/src/emulation.rs) for the tests.
+// Host emulation of the kernels: kernels/zkaccel.cu itself, its __global__
+// entry points compiled by g++ (through the `cc` crate) as plain functions,
+// with the CUDA built-ins they read (blockIdx, threadIdx, blockDim,
+// gridDim) as thread-local variables, __shared__ arrays thread-local, and
+// the carry-chain primitives of kernels/util/ptx.cuh emulated on a
+// thread-local flag. crates/cuda/src/device/host.rs launches them by name
+// with cuLaunchKernel's argument list (zk_emu_kernel, zk_emu_run), so the
+// GPU and the host run one launch sequence (crates/cuda/src/pipeline.rs).
 //
-// Points cross as arrays of 32-bit limbs: affine 16 (x, y; (0, 0) is
-// infinity), Jacobian 24 (X, Y, Z), XYZZ 32 (X, Y, ZZ, ZZZ), Montgomery form.
-// Kernel launches run the kernel body for every (block, thread) of the
-// blocks [block_begin, block_end) of a simulated grid.
+// The formula hooks (zk_emu_fp, zk_emu_g1, zk_emu_xyzz, zk_emu_dbc_chain)
+// let the tests check one operation at a time. Points cross as arrays of
+// 32-bit limbs: affine 16 (x, y; (0, 0) is infinity), Jacobian 24 (X, Y,
+// Z), XYZZ 32 (X, Y, ZZ, ZZZ), Montgomery form.
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
-#include "msm/dbc_msm.cuh"
-#include "msm/bucket_msm.cuh"
-#include "ntt/ntt.cuh"
+#include <utility>
 
-using namespace zk;
+struct zk_dim3 {
+    uint32_t x, y, z;
+};
+static thread_local zk_dim3 blockIdx, threadIdx, blockDim, gridDim;
+
+#define __global__
+#define __shared__ static thread_local
+
+#include "zkaccel.cu"
 
 namespace {
 
@@ -68,6 +79,7 @@ static_assert(sizeof(bn254_fq) == 32, "8 limbs");
 static_assert(sizeof(bn254_g1_affine) == 64, "x, y");
 static_assert(sizeof(bn254_g1_jacobian) == 96, "X, Y, Z");
 static_assert(sizeof(bn254_g1_xyzz) == 128, "X, Y, ZZ, ZZZ");
+static_assert(sizeof(bucket_params) == 16, "layout shared with crates/cuda/src/bucket.rs");
 
 extern "C" {
 
@@ -137,155 +149,99 @@ uint32_t zk_emu_dbc_chain(const uint32_t* k, uint32_t delta, const dbc_tables* t
     return kind;
 }
 
-void zk_emu_fr_from_montgomery(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                               uint32_t* scalars, uint32_t n) {
-    for (uint32_t b = block_begin; b < block_end; b++)
-        for (uint32_t t = 0; t < block_dim; t++) fr_from_montgomery_body(b * block_dim + t, scalars, n);
+}  // extern "C"
+
+namespace {
+
+/// An argument of cuLaunchKernel's list: `p` points to its value.
+template <class T>
+T read_arg(void* p) {
+    T v;
+    memcpy(static_cast<void*>(&v), p, sizeof(T));
+    return v;
 }
 
-void zk_emu_dbc_msm_terms(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                          const uint32_t* bases, const uint32_t* scalars, uint32_t* out,
-                          uint32_t n, uint32_t delta, const dbc_tables* t) {
-    for (uint32_t b = block_begin; b < block_end; b++)
-        for (uint32_t th = 0; th < block_dim; th++)
-            dbc_msm_terms_body(b * block_dim + th, (const bn254_g1_affine*)bases, scalars,
-                               (bn254_g1_jacobian*)out, n, delta, t);
+template <class... A, size_t... I>
+void invoke(void (*f)(A...), void** args, std::index_sequence<I...>) {
+    f(read_arg<A>(args[I])...);
 }
 
-void zk_emu_reduce_pairs(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                         const uint32_t* in, uint32_t* out, uint32_t n) {
-    for (uint32_t b = block_begin; b < block_end; b++)
-        for (uint32_t t = 0; t < block_dim; t++)
-            reduce_pairs_body(b * block_dim + t, (const bn254_g1_jacobian*)in,
-                              (bn254_g1_jacobian*)out, n);
+/// Calls the kernel `f` with the argument list `args`, its parameter types
+/// deduced from `f` itself: the signature is written only in zkaccel.cu.
+template <class... A>
+void invoke(void (*f)(A...), void** args) {
+    invoke(f, args, std::index_sequence_for<A...>{});
 }
 
-static_assert(sizeof(bucket_params) == 16, "layout shared with crates/cuda/src/bucket.rs");
+struct kernel_entry {
+    const char* name;
+    /// The kernel's threads share memory: the host runs each block whole
+    /// (ZK_BLOCK_FOR loops over its threads), once.
+    bool whole_block;
+    void (*run)(void** args);
+};
 
-#define ZK_EMU_GRID(body)                                       \
-    for (uint32_t blk = block_begin; blk < block_end; blk++)    \
-        for (uint32_t thr = 0; thr < block_dim; thr++) {        \
-            uint32_t tid = blk * block_dim + thr;               \
-            body;                                               \
+#define ZK_PER_THREAD(k) {#k, false, [](void** a) { invoke(k, a); }}
+#define ZK_WHOLE_BLOCK(k) {#k, true, [](void** a) { invoke(k, a); }}
+
+const kernel_entry kernels[] = {
+    ZK_PER_THREAD(zk_fr_from_montgomery),
+    ZK_PER_THREAD(zk_dbc_msm_terms),
+    ZK_PER_THREAD(zk_reduce_pairs),
+    ZK_PER_THREAD(zk_scalar_bits),
+    ZK_PER_THREAD(zk_bucket_count),
+    ZK_WHOLE_BLOCK(zk_scan_tiles),
+    ZK_PER_THREAD(zk_scan_add),
+    ZK_PER_THREAD(zk_segment_count),
+    ZK_PER_THREAD(zk_segment_starts),
+    ZK_PER_THREAD(zk_bucket_scatter),
+    ZK_PER_THREAD(zk_bucket_segments),
+    ZK_PER_THREAD(zk_bucket_collect),
+    ZK_PER_THREAD(zk_window_reduce),
+    ZK_PER_THREAD(zk_powers),
+    ZK_PER_THREAD(zk_ntt_bitrev),
+    ZK_WHOLE_BLOCK(zk_ntt_block_stages),
+    ZK_WHOLE_BLOCK(zk_ntt_group_stages),
+    ZK_PER_THREAD(zk_ntt_scale),
+    ZK_PER_THREAD(zk_quotient),
+    ZK_PER_THREAD(zk_fq_mul),
+    ZK_PER_THREAD(zk_g1_add),
+    ZK_PER_THREAD(zk_g1_dbl_tpl),
+    ZK_PER_THREAD(zk_g1_xyzz_madd),
+};
+
+const int kernel_count = sizeof(kernels) / sizeof(kernels[0]);
+
+}  // namespace
+
+extern "C" {
+
+/// The index of the kernel named `name` (`len` bytes), or -1.
+int32_t zk_emu_kernel(const char* name, size_t len) {
+    for (int i = 0; i < kernel_count; i++)
+        if (strlen(kernels[i].name) == len && memcmp(kernels[i].name, name, len) == 0) return i;
+    return -1;
+}
+
+/// Blocks [block_begin, block_end) of a grid_x * grid_y grid (block b is
+/// (b % grid_x, b / grid_x)) of `block` threads, of kernel `kernel`.
+void zk_emu_run(int32_t kernel, uint32_t block_begin, uint32_t block_end, uint32_t grid_x,
+                uint32_t grid_y, uint32_t block, void** args) {
+    const kernel_entry& k = kernels[kernel];
+    gridDim = {grid_x, grid_y, 1};
+    blockDim = {block, 1, 1};
+    for (uint32_t b = block_begin; b < block_end; b++) {
+        blockIdx = {b % grid_x, b / grid_x, 0};
+        if (k.whole_block) {
+            threadIdx = {0, 0, 0};
+            k.run(args);
+        } else {
+            for (uint32_t t = 0; t < block; t++) {
+                threadIdx = {t, 0, 0};
+                k.run(args);
+            }
         }
-
-void zk_emu_scalar_bits(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                        const uint32_t* scalars, uint32_t* bits, uint32_t n) {
-    ZK_EMU_GRID(scalar_bits_body(tid, scalars, bits, n))
-}
-
-void zk_emu_bucket_count(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                         const uint32_t* scalars, uint32_t* counts, bucket_params p) {
-    ZK_EMU_GRID(bucket_count_body(tid, scalars, counts, p))
-}
-
-/// Blocks [block_begin, block_end) of zk_scan_tiles, each run whole with
-/// its own shared-memory tile.
-void zk_emu_scan_tiles(uint32_t block_begin, uint32_t block_end, const uint32_t* in,
-                       uint32_t count, uint32_t* out, uint32_t len, uint32_t* tile_sums) {
-    uint32_t sh[1 << ZK_SCAN_TILE_LOG];
-    for (uint32_t b = block_begin; b < block_end; b++)
-        scan_tiles_body(b, in, count, out, len, tile_sums, sh);
-}
-
-void zk_emu_scan_add(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                     uint32_t* out, const uint32_t* tile_offsets, uint32_t len) {
-    ZK_EMU_GRID(scan_add_body(tid, out, tile_offsets, len))
-}
-
-void zk_emu_segment_count(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                          const uint32_t* offsets, uint32_t* nseg, uint32_t* widest, uint32_t m) {
-    ZK_EMU_GRID(segment_count_body(tid, offsets, nseg, widest, m))
-}
-
-void zk_emu_segment_starts(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                           const uint32_t* offsets, const uint32_t* first, uint32_t* seg_start,
-                           uint32_t m) {
-    ZK_EMU_GRID(segment_starts_body(tid, offsets, first, seg_start, m))
-}
-
-void zk_emu_bucket_scatter(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                           const uint32_t* scalars, uint32_t* cursors, uint32_t* entries,
-                           bucket_params p) {
-    ZK_EMU_GRID(bucket_scatter_body(tid, scalars, cursors, entries, p))
-}
-
-void zk_emu_bucket_segments(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                            const uint32_t* bases, const uint32_t* entries,
-                            const uint32_t* seg_start, uint32_t* seg_sums, uint32_t segments) {
-    ZK_EMU_GRID(bucket_segments_body(tid, (const bn254_g1_affine*)bases, entries, seg_start,
-                                     (bn254_g1_xyzz*)seg_sums, segments))
-}
-
-void zk_emu_bucket_collect(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                           const uint32_t* seg_sums, const uint32_t* bucket_seg,
-                           uint32_t* buckets, uint32_t total_buckets) {
-    ZK_EMU_GRID(bucket_collect_body(tid, (const bn254_g1_xyzz*)seg_sums, bucket_seg,
-                                    (bn254_g1_xyzz*)buckets, total_buckets))
-}
-
-void zk_emu_window_reduce(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                          const uint32_t* buckets, uint32_t* out, bucket_params p,
-                          uint32_t slices) {
-    ZK_EMU_GRID(window_reduce_body(tid, (const bn254_g1_xyzz*)buckets, (bn254_g1_jacobian*)out,
-                                   p, slices))
-}
-
-void zk_emu_powers(uint32_t block_begin, uint32_t block_end, uint32_t block_dim, uint32_t* out,
-                   uint32_t count, const uint32_t* base) {
-    bn254_fr base_value = load<bn254_fr>(base);
-    ZK_EMU_GRID(powers_body(tid, (bn254_fr*)out, count, base_value))
-}
-
-// The NTT's transform kernels run over a 2-D grid (blockIdx.y = the
-// vector of the batch); here block `blk` of the flattened range is block
-// blk % grid_x of vector blk / grid_x.
-#define ZK_EMU_BATCH_GRID(body)                                  \
-    for (uint32_t blk = block_begin; blk < block_end; blk++) {   \
-        uint32_t y = blk / grid_x, bx = blk % grid_x;            \
-        for (uint32_t thr = 0; thr < block_dim; thr++) {         \
-            uint32_t tid = bx * block_dim + thr;                 \
-            body;                                                \
-        }                                                        \
     }
-
-void zk_emu_ntt_bitrev(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                       uint32_t grid_x, uint32_t* data, uint32_t log_n) {
-    ZK_EMU_BATCH_GRID(
-        ntt_bitrev_body(tid, batch_vector((bn254_fr*)data, y, 1u << log_n), log_n))
-}
-
-/// Blocks [block_begin, block_end) of zk_ntt_block_stages, each run whole
-/// (all its threads, stage by stage) with its own shared-memory array.
-void zk_emu_ntt_block_stages(uint32_t block_begin, uint32_t block_end, uint32_t grid_x,
-                             uint32_t* data, const uint32_t* tw, uint32_t log_n, uint32_t k) {
-    bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
-    for (uint32_t b = block_begin; b < block_end; b++)
-        ntt_block_stages_body(b % grid_x, batch_vector((bn254_fr*)data, b / grid_x, 1u << log_n),
-                              (const bn254_fr*)tw, log_n, k, sh);
-}
-
-void zk_emu_ntt_group_stages(uint32_t block_begin, uint32_t block_end, uint32_t grid_x,
-                             uint32_t* data, const uint32_t* tw, uint32_t log_n, uint32_t s0,
-                             uint32_t k) {
-    bn254_fr sh[1 << ZK_NTT_BLOCK_LOG];
-    for (uint32_t b = block_begin; b < block_end; b++)
-        ntt_group_stages_body(b % grid_x, batch_vector((bn254_fr*)data, b / grid_x, 1u << log_n),
-                              (const bn254_fr*)tw, log_n, s0, k, sh);
-}
-
-void zk_emu_ntt_scale(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                      uint32_t grid_x, uint32_t* data, const uint32_t* powers,
-                      uint32_t has_powers, const uint32_t* factor, uint32_t n) {
-    bn254_fr f = load<bn254_fr>(factor);
-    ZK_EMU_BATCH_GRID(ntt_scale_body(tid, batch_vector((bn254_fr*)data, y, n),
-                                     (const bn254_fr*)powers, has_powers, f, n))
-}
-
-void zk_emu_quotient(uint32_t block_begin, uint32_t block_end, uint32_t block_dim,
-                     uint32_t* abc, const uint32_t* z_inv, uint32_t n) {
-    bn254_fr z = load<bn254_fr>(z_inv);
-    ZK_EMU_GRID(quotient_body(tid, (bn254_fr*)abc, z, n))
 }
 
 }  // extern "C"

@@ -1,6 +1,8 @@
 // The kernels zkaccel-cuda loads (compiled to PTX by crates/cuda/build.rs).
-// Each is a thin wrapper of a __host__ __device__ body that the host tests
-// run over a simulated grid (crates/cuda/host/emulation.cpp).
+// Each is a thin wrapper of a __host__ __device__ body; the host emulation
+// (crates/cuda/host/emulation.cpp) compiles this very file for the host and
+// runs its entry points over a simulated grid. The Rust side of each
+// signature is in crates/cuda/src/kernels.rs, in the same order.
 #include "msm/dbc_msm.cuh"
 #include "msm/bucket_msm.cuh"
 #include "ntt/ntt.cuh"

@@ -35,10 +35,6 @@ pub struct BucketParams {
     pub nb: u32,
 }
 
-#[cfg(feature = "cuda")]
-// SAFETY: four u32, no padding, no pointers.
-unsafe impl cust::memory::DeviceCopy for BucketParams {}
-
 impl BucketParams {
     /// The geometry for `n` terms of any 256-bit scalars.
     pub fn new(n: u32) -> BucketParams {

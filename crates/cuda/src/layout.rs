@@ -28,16 +28,6 @@ pub struct DeviceJacobian(pub [u32; 24]);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct DeviceXyzz(pub [u32; 32]);
 
-#[cfg(feature = "cuda")]
-// SAFETY: plain arrays of u32, no pointers or padding.
-unsafe impl cust::memory::DeviceCopy for DeviceAffine {}
-#[cfg(feature = "cuda")]
-// SAFETY: as above.
-unsafe impl cust::memory::DeviceCopy for DeviceJacobian {}
-#[cfg(feature = "cuda")]
-// SAFETY: as above.
-unsafe impl cust::memory::DeviceCopy for DeviceXyzz {}
-
 /// The 8 limbs of a 4 x 64-bit integer.
 pub fn limbs32(x: &[u64; 4]) -> [u32; 8] {
     let mut out = [0u32; 8];

@@ -19,12 +19,14 @@
 //!   batches in one launch per pass)
 //!   as [`CudaNtt`], an [`NttProvider`](zkaccel_ntt::NttProvider), and
 //!   Groth16's quotient as one device job ([`CudaNtt::quotient`]).
-//! - `emulation` (feature `emulation`, on by default in this crate, off in
-//!   the crates that depend on it): the same kernels compiled for the host by
-//!   g++, run by the tests against arkworks and zkaccel-dbc, GPU or not.
-//! - [`CudaContext`]: the device, its module and stream (feature `cuda`;
-//!   without it, `CudaContext::new` answers [`CudaError::NotCompiled`]).
-//!   With `ZKACCEL_CUDA_PROFILE` set it logs each pipeline's per-step
+//! - [`CudaContext`]: a device ready to run the pipelines: a GPU
+//!   ([`CudaContext::new`], feature `cuda`; without it the answer is
+//!   [`CudaError::NotCompiled`]) or, with the feature `emulation` (on by
+//!   default in this crate, off in the crates that depend on it), the same
+//!   kernels compiled for the host by g++ ([`CudaContext::emulated`]), which
+//!   runs the GPU's launch sequences for the tests, GPU or not. Each
+//!   pipeline is written once over one device interface. With
+//!   `ZKACCEL_CUDA_PROFILE` set a context logs each pipeline's per-step
 //!   times (the `log` facade, level info, target `zkaccel_cuda::profile`).
 //!
 //! # Building with CUDA
@@ -45,32 +47,38 @@
 //! | `kernels/zkaccel.cu` | the `__global__` entry points |
 
 #![warn(missing_docs)]
+// Without `cuda` or `emulation` there is no device to run the pipelines on:
+// CudaContext::new answers NotCompiled, and the machinery stays unused.
+#![cfg_attr(
+    not(any(feature = "cuda", feature = "emulation")),
+    allow(dead_code, unused_imports)
+)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 pub mod bucket;
+mod context;
+mod device;
 #[cfg(feature = "emulation")]
 pub mod emulation;
 mod error;
+mod kernels;
 pub mod layout;
 mod msm;
 pub mod ntt;
+mod pipeline;
 pub mod plan;
 pub mod tables;
 
+pub use context::CudaContext;
+#[cfg(feature = "emulation")]
+pub use context::EMULATED_MEMORY;
 #[cfg(feature = "cuda")]
-mod runtime;
-#[cfg(not(feature = "cuda"))]
-mod stub;
-
+pub use device::cust::PTX;
 pub use error::CudaError;
 pub use msm::{
     CudaMsm, DeviceBases, GpuMethod, DEFAULT_DELTA, GPU_MIN_TERMS, SPARSE_FACTOR, WIDTH_SAMPLE,
 };
 pub use ntt::CudaNtt;
-#[cfg(feature = "cuda")]
-pub use runtime::{CudaContext, PTX};
-#[cfg(not(feature = "cuda"))]
-pub use stub::CudaContext;
 
 /// Whether this build can drive a GPU (the feature `cuda`).
 pub const COMPILED_WITH_CUDA: bool = cfg!(feature = "cuda");

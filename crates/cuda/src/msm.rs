@@ -1,13 +1,10 @@
 //! [`CudaMsm`]: the MSM provider of the GPU backend (BN254 G1), running the
 //! paper's per-thread DBC method, with an explicit CPU fallback.
 
+use crate::device::RawBuf;
 use crate::error::CudaError;
 use crate::layout::{bigint_slice_limbs, fr_limbs, fr_slice_limbs, scalar_limbs, DeviceAffine};
 use crate::ntt::quotient_job;
-#[cfg(feature = "cuda")]
-use crate::runtime::BasesBuffer;
-#[cfg(not(feature = "cuda"))]
-use crate::stub::BasesBuffer;
 use crate::{CudaContext, CudaNtt};
 use ark_bn254::{g1::Config as G1Config, Fr, G1Affine, G1Projective};
 use ark_ec::AffineRepr;
@@ -248,7 +245,7 @@ impl CudaMsm {
                 // in a bucket); bases at infinity get a zero scalar.
                 let (b, infinity) = stage_bases(bases);
                 let k = stage_scalars(scalars, &infinity);
-                return ctx.bucket_msm(&b, &k, S::MONTGOMERY).map_err(backend);
+                return ctx.bucket_msm(&b, &k, S::MONTGOMERY, None).map_err(backend);
             }
             _ => {}
         }
@@ -264,7 +261,7 @@ impl CudaMsm {
             return Ok(G1Projective::zero());
         }
         if method == GpuMethod::Bucket {
-            return ctx.bucket_msm(&b, &k, S::MONTGOMERY).map_err(backend);
+            return ctx.bucket_msm(&b, &k, S::MONTGOMERY, None).map_err(backend);
         }
         let partial = ctx
             .dbc_msm(&b, &k, S::MONTGOMERY, self.delta)
@@ -409,7 +406,7 @@ fn stage_scalars<'a, S: GpuScalar>(scalars: &'a [S], zero: &[u32]) -> Cow<'a, [[
 /// [`CudaMsm::msm_resident`]; freed on drop.
 pub struct DeviceBases {
     ctx: Arc<CudaContext>,
-    buf: Option<BasesBuffer>,
+    buf: Option<RawBuf<DeviceAffine>>,
     infinity: Vec<u32>,
     len: usize,
 }

@@ -41,11 +41,6 @@ pub struct DbcTables {
 
 const _: () = assert!(std::mem::size_of::<DbcTables>() == 32528);
 
-#[cfg(feature = "cuda")]
-// SAFETY: plain numbers and arrays of them, no pointers; the padding-free
-// layout is asserted above and in the C++ header.
-unsafe impl cust::memory::DeviceCopy for DbcTables {}
-
 fn bits(x: &[u32; LIMBS]) -> u32 {
     for i in (0..LIMBS).rev() {
         if x[i] != 0 {

@@ -1,6 +1,9 @@
-//! The runtime: what `CudaContext` and `CudaMsm` do on this machine. Without
-//! a GPU (or without the feature `cuda`) the device tests print SKIPPED with
-//! the reason; with one, every GPU result is compared with the CPU's.
+//! The runtime: what `CudaContext` and `CudaMsm` do. Every device test body
+//! runs on each device there is: the host emulation of the kernels (always;
+//! the same pipelines and launches as the GPU, at smaller sizes) and the GPU
+//! when the build has the feature `cuda` and the machine a GPU (otherwise
+//! the GPU's turn prints SKIPPED with the reason). Every result is compared
+//! with arkworks.
 #![cfg(feature = "emulation")] // the host build of the kernels is the reference
 
 use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
@@ -18,21 +21,26 @@ fn rng() -> ChaCha20Rng {
     ChaCha20Rng::seed_from_u64(11)
 }
 
-/// The device, or `None` after printing why the test is skipped.
-fn device(test: &str) -> Option<Arc<CudaContext>> {
+/// The devices to run `test` on: the emulation, and the GPU if there is
+/// one (else a SKIPPED line saying why not).
+fn devices(test: &str) -> Vec<Arc<CudaContext>> {
+    let mut all = vec![Arc::new(CudaContext::emulated())];
     match CudaContext::new(0) {
         Ok(ctx) => {
-            println!("{test}: running on GPU {} ({})", ctx.ordinal(), ctx.name());
-            Some(Arc::new(ctx))
+            println!("{test}: also on GPU {} ({})", ctx.ordinal(), ctx.name());
+            all.push(Arc::new(ctx));
         }
         Err(e) => {
             // Straight to the stderr handle, past the test harness's capture,
-            // so a skipped GPU test is visible in every test run's output.
+            // so a skipped GPU run is visible in every test run's output.
             use std::io::Write;
-            let _ = writeln!(std::io::stderr(), "SKIPPED {test}: needs a GPU: {e}");
-            None
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED {test} on a GPU (ran on the host emulation only): {e}"
+            );
         }
     }
+    all
 }
 
 #[test]
@@ -112,11 +120,14 @@ fn cuda_msm_or_cpu_is_correct_everywhere() {
 
 #[test]
 fn gpu_field_and_point_kernels_match_the_cpu() {
-    let Some(ctx) = device("gpu_field_and_point_kernels_match_the_cpu") else {
-        return;
-    };
+    for ctx in devices("gpu_field_and_point_kernels_match_the_cpu") {
+        field_and_point_kernels(&ctx);
+    }
+}
+
+fn field_and_point_kernels(ctx: &CudaContext) {
     let mut r = rng();
-    let n = 4096;
+    let n = if ctx.is_emulated() { 300 } else { 4096 };
     let a: Vec<Fq> = (0..n).map(|_| Fq::rand(&mut r)).collect();
     let b: Vec<Fq> = (0..n).map(|_| Fq::rand(&mut r)).collect();
     let la: Vec<[u32; 8]> = a.iter().map(fq_limbs).collect();
@@ -159,11 +170,22 @@ fn gpu_field_and_point_kernels_match_the_cpu() {
 
 #[test]
 fn gpu_msm_matches_arkworks() {
-    let Some(ctx) = device("gpu_msm_matches_arkworks") else {
-        return;
-    };
-    for method in [GpuMethod::DbcPerThread, GpuMethod::Bucket, GpuMethod::Auto] {
-        gpu_msm_sizes(CudaMsm::with_context(ctx.clone()).with_method(method));
+    for ctx in devices("gpu_msm_matches_arkworks") {
+        // The emulation is slow (32-bit limbs, an emulated carry flag):
+        // smaller sizes there, and the per-thread DBC method (a whole
+        // scalar multiplication per thread) smaller still.
+        let emulated = ctx.is_emulated();
+        for method in [GpuMethod::DbcPerThread, GpuMethod::Bucket, GpuMethod::Auto] {
+            let max_log = match (emulated, method) {
+                (false, _) => 16,
+                (true, GpuMethod::DbcPerThread) => 7,
+                (true, _) => 11,
+            };
+            gpu_msm_sizes(
+                CudaMsm::with_context(ctx.clone()).with_method(method),
+                max_log,
+            );
+        }
     }
 }
 
@@ -186,8 +208,11 @@ fn auto_picks_the_cpu_for_few_or_narrow_terms_and_buckets_for_many_wide_ones() {
     );
 }
 
-fn gpu_msm_sizes(msm: CudaMsm) {
-    for log in [0u32, 1, 5, 10, 12, 16] {
+fn gpu_msm_sizes(msm: CudaMsm, max_log: u32) {
+    for log in [0u32, 1, 5, 7, 10, 11, 12, 16]
+        .into_iter()
+        .filter(|&l| l <= max_log)
+    {
         let n = 1usize << log;
         for n in [n - (n > 1) as usize, n, n + 1] {
             let (bases, mut scalars) = inputs(n);
@@ -221,11 +246,15 @@ fn gpu_msm_sizes(msm: CudaMsm) {
 
 #[test]
 fn resident_bases_match_arkworks() {
-    let Some(ctx) = device("resident_bases_match_arkworks") else {
-        return;
-    };
+    for ctx in devices("resident_bases_match_arkworks") {
+        resident_bases(ctx);
+    }
+}
+
+fn resident_bases(ctx: Arc<CudaContext>) {
+    let n = if ctx.is_emulated() { 1500 } else { 5000 };
     let m = CudaMsm::with_context(ctx);
-    let (mut bases, mut scalars) = inputs(5000);
+    let (mut bases, mut scalars) = inputs(n);
     // Infinity, a repeated point, P and -P, a zero scalar, r - 1.
     bases[3] = G1Affine::zero();
     bases[10] = bases[11];
@@ -233,7 +262,7 @@ fn resident_bases_match_arkworks() {
     scalars[20] = Fr::zero();
     scalars[21] = -Fr::from(1u64);
     let dev = m.upload(&bases).unwrap();
-    assert_eq!(dev.len(), 5000);
+    assert_eq!(dev.len(), n);
     for _ in 0..2 {
         // twice: the resident bases are read, never changed
         let want = G1Projective::msm(&bases, &scalars).unwrap();
@@ -247,13 +276,80 @@ fn resident_bases_match_arkworks() {
     );
     assert_eq!(m.msm_resident(&dev, &[]).unwrap(), G1Projective::zero());
     assert_eq!(
-        m.msm_resident(&dev, &vec![Fr::from(1u64); 5001]),
+        m.msm_resident(&dev, &vec![Fr::from(1u64); n + 1]),
         Err(MsmError::LengthMismatch {
-            bases: 5000,
-            scalars: 5001
+            bases: n,
+            scalars: n + 1
         })
     );
     let empty = m.upload(&[]).unwrap();
     assert!(empty.is_empty());
     assert_eq!(m.msm_resident(&empty, &[]).unwrap(), G1Projective::zero());
+}
+
+/// An emulated device of `memory` bytes: what a small or full GPU does.
+fn small_device(memory: usize) -> Arc<CudaContext> {
+    Arc::new(CudaContext::emulated_with_memory(memory))
+}
+
+#[test]
+fn small_devices_run_in_chunks_or_say_out_of_memory() {
+    use ark_poly::EvaluationDomain;
+    use zkaccel_ntt::{Direction, NttDomain, NttProvider};
+    // 2 MiB: a 3,000-term bucket MSM (about 4 MB of working memory) runs
+    // as several chunks, summed on the host.
+    let ctx = small_device(2 << 20);
+    let (bases, scalars) = inputs(3000);
+    let want = G1Projective::msm(&bases, &scalars).unwrap();
+    let bucket = CudaMsm::with_context(ctx.clone()).with_method(GpuMethod::Bucket);
+    assert_eq!(
+        bucket.msm(&bases, &scalars).unwrap(),
+        want,
+        "chunked buckets"
+    );
+    // A batch of NTTs larger than the device: as many vectors at a time as fit.
+    let d = NttDomain::<Fr>::new(1 << 12).unwrap();
+    let mut r = rng();
+    let input: Vec<Vec<Fr>> = (0..20)
+        .map(|_| (0..1 << 12).map(|_| Fr::rand(&mut r)).collect())
+        .collect();
+    let mut batch = input.clone();
+    zkaccel_cuda::CudaNtt::with_context(ctx.clone())
+        .transform_batch(&d, &mut batch, Direction::Forward)
+        .unwrap();
+    for (got, x) in batch.iter().zip(&input) {
+        assert_eq!(*got, d.as_radix2().fft(x), "chunked NTT batch");
+    }
+    // Bases that cannot fit: a typed out-of-memory error, never a panic.
+    let (big, _) = inputs(40_000);
+    let err = bucket.upload(&big).unwrap_err();
+    let cause = std::error::Error::source(&err).expect("the device's error");
+    assert!(
+        matches!(
+            cause.downcast_ref::<CudaError>(),
+            Some(CudaError::OutOfMemory { requested, .. }) if *requested == 40_000 * 64
+        ),
+        "{err}"
+    );
+
+    // 48 KiB (the chain tables take 32): the per-thread DBC method runs
+    // 120 terms as chunks of about 50; the bucket method cannot fit even
+    // one term and says so.
+    let tiny = small_device(48 << 10);
+    let (bases, scalars) = inputs(120);
+    let want = G1Projective::msm(&bases, &scalars).unwrap();
+    let dbc = CudaMsm::with_context(tiny.clone()).with_method(GpuMethod::DbcPerThread);
+    assert_eq!(dbc.msm(&bases, &scalars).unwrap(), want, "chunked DBC");
+    let err = CudaMsm::with_context(tiny)
+        .with_method(GpuMethod::Bucket)
+        .msm(&bases, &scalars)
+        .unwrap_err();
+    let cause = std::error::Error::source(&err).expect("the device's error");
+    assert!(
+        matches!(
+            cause.downcast_ref::<CudaError>(),
+            Some(CudaError::OutOfMemory { .. })
+        ),
+        "{err}"
+    );
 }
