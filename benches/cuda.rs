@@ -22,8 +22,7 @@ use zkaccel::cpu::MsmProvider;
 use zkaccel::cuda::{CudaContext, CudaMsm, CudaNtt};
 use zkaccel::ntt::{Direction, NttDomain, NttProvider};
 
-#[path = "support/inputs.rs"]
-mod inputs;
+use zkaccel_testkit::inputs;
 
 fn log_max() -> u32 {
     std::env::var("ZKACCEL_BENCH_CUDA_LOG_MAX")

@@ -22,10 +22,8 @@ use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use zkaccel::cpu::{msm_with, MsmAlgorithm};
 
-#[path = "support/grid.rs"]
-mod grid;
-#[path = "support/inputs.rs"]
-mod inputs;
+use zkaccel_testkit::grid;
+use zkaccel_testkit::inputs;
 
 fn bases(rng: &mut ChaCha20Rng, n: usize) -> Vec<G1Affine> {
     inputs::progression(n, rng)

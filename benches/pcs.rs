@@ -20,9 +20,8 @@ use rand_chacha::ChaCha20Rng;
 use std::hint::black_box;
 use zkaccel::curves::bn254;
 
-#[path = "support/pcs.rs"]
-mod pcs_support;
 use pcs_support::{convert, sponge};
+use zkaccel_testkit::pcs as pcs_support;
 
 type Poly = DenseMultilinearExtension<Fr>;
 

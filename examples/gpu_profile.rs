@@ -45,8 +45,7 @@ fn median_ms(reps: usize, mut f: impl FnMut()) -> f64 {
     t[t.len() / 2]
 }
 
-#[path = "../benches/support/inputs.rs"]
-mod inputs;
+use zkaccel_testkit::inputs;
 
 fn bases(n: usize, rng: &mut ChaCha20Rng) -> Vec<G1Affine> {
     inputs::progression(n, rng)

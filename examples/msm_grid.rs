@@ -1,5 +1,5 @@
 //! Checks "Auto is never more than 5% slower than the best single
-//! algorithm", over the cells of the msm bench's grid (`benches/support/grid.rs`:
+//! algorithm", over the cells of the msm bench's grid (`crates/testkit/src/grid.rs`:
 //! sizes x densities 1, sqrt(n)/n, 1/100, 1/1000 x scalar widths 1, 8, 16,
 //! 32, 64 and full; BN254 G1).
 //!
@@ -28,17 +28,11 @@ use std::time::Instant;
 use zkaccel::cpu::{msm_with, MsmAlgorithm};
 
 // Shared with `compare`; this example needs no bare flags.
-#[allow(dead_code)]
-#[path = "compare/flags.rs"]
-mod flags;
-#[path = "../benches/support/grid.rs"]
-mod grid;
-#[path = "../benches/support/inputs.rs"]
-mod inputs;
+use zkaccel_testkit::flags;
+use zkaccel_testkit::grid;
+use zkaccel_testkit::inputs;
 // Shared with `compare`; this example uses only the median.
-#[allow(dead_code)]
-#[path = "compare/timing.rs"]
-mod timing;
+use zkaccel_testkit::timing;
 
 /// A contender: one of zkaccel's algorithms, or arkworks' `msm`.
 #[derive(Clone, Copy, Debug, PartialEq)]

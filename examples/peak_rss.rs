@@ -25,9 +25,7 @@ use zkaccel::cpu::msm::set_memory_budget;
 use zkaccel::groth16::circuits::MimcChain;
 use zkaccel::groth16::{backend, Groth16};
 
-#[path = "compare/flags.rs"]
-#[allow(dead_code)]
-mod flags;
+use zkaccel_testkit::flags;
 
 const USAGE: &str =
     "usage: peak_rss [--log-n N] [--budget-mib M] [--msm-budget-mib B] (Linux: reads /proc/self/status)";

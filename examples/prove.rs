@@ -30,10 +30,8 @@ use std::time::{Duration, Instant};
 use zkaccel::groth16::circuits::{MerkleMembership, MimcChain, Sha256Circuit};
 use zkaccel::groth16::{backend, Groth16, Groth16Error, PreparedProvingKey, ProofTimings};
 
-#[path = "compare/flags.rs"]
-mod flags;
-#[path = "compare/timing.rs"]
-mod timing;
+use zkaccel_testkit::flags;
+use zkaccel_testkit::timing;
 
 const USAGE: &str = "usage: prove [--circuit sha256|merkle|mimc] [--size N] [--backend cpu|auto|cuda] [--rounds R] [--prepared] [--json]";
 

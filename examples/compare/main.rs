@@ -25,15 +25,13 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use zkaccel::cpu::{mul_scalar_with, CurveMul, FormulaSet, Plain, ScalarMulMethod};
 
-mod flags;
-#[path = "../../benches/support/inputs.rs"]
-mod inputs;
+use zkaccel_testkit::flags;
+use zkaccel_testkit::inputs;
 mod msm_cmd;
 mod ntt_cmd;
 mod pcs_cmd;
-#[path = "../../benches/support/pcs.rs"]
-mod pcs_support;
-mod timing;
+use zkaccel_testkit::pcs as pcs_support;
+use zkaccel_testkit::timing;
 
 use flags::Flags;
 

@@ -21,14 +21,11 @@ use zkaccel::dbc::stats::{stats, Method};
 use zkaccel::dbc::CostModel;
 use zkaccel::groth16::circuits::{MimcChain, Sha256Circuit};
 
-#[path = "../compare/flags.rs"]
-mod flags;
-#[path = "../../benches/support/inputs.rs"]
-mod inputs;
+use zkaccel_testkit::flags;
+use zkaccel_testkit::inputs;
 mod measure;
 mod plot;
-#[path = "../compare/timing.rs"]
-mod timing;
+use zkaccel_testkit::timing;
 
 use measure::{Density, Pair};
 

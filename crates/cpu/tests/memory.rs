@@ -15,9 +15,10 @@ use std::sync::Mutex;
 use zkaccel_cpu::msm::{chunk_for_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS};
 use zkaccel_cpu::{msm, msm_chunked, MsmError};
 
-#[path = "../../../tests/support/counting_alloc.rs"]
-mod counting_alloc;
-use counting_alloc::peak_during;
+use zkaccel_testkit::alloc::peak_during;
+
+#[global_allocator]
+static ALLOC: zkaccel_testkit::alloc::Counting = zkaccel_testkit::alloc::Counting;
 
 static LOCK: Mutex<()> = Mutex::new(());
 

@@ -127,33 +127,9 @@ where
     let (b, s) = random_input::<P>(&mut rng, 100);
     let zero = P::ScalarField::from(0u64);
     let one = P::ScalarField::from(1u64);
-    check::<P>(&[], &[], "empty");
-    check(&b[..1], &s[..1], "one term");
-    check(&b, &[zero; 100], "all-zero scalars");
-    check(&b, &[one; 100], "all scalars one");
-    check(&b, &[-one; 100], "all scalars r - 1");
-    let repeated: Vec<Affine<P>> = vec![b[0]; 100];
-    check(&repeated, &s, "one base repeated");
-    let mut plus_minus = b.clone();
-    for i in (0..100).step_by(2) {
-        plus_minus[i + 1] = -plus_minus[i];
+    for c in zkaccel_testkit::msm::edge_cases::<P>(100, &mut rng) {
+        check(&c.bases, &c.scalars, c.name);
     }
-    check(&plus_minus, &s, "P and -P together");
-    let mut same = s.clone();
-    for i in (0..100).step_by(2) {
-        same[i + 1] = same[i];
-    }
-    check(&plus_minus, &same, "P and -P with equal scalars (cancel)");
-    let mut with_inf = b.clone();
-    for i in (0..100).step_by(7) {
-        with_inf[i] = Affine::identity();
-    }
-    check(&with_inf, &s, "points at infinity among the bases");
-    let mut mixed = s.clone();
-    for i in (0..100).step_by(3) {
-        mixed[i] = if i % 2 == 0 { zero } else { one };
-    }
-    check(&b, &mixed, "zeros and ones among the scalars");
     // Fewer zeros and ones than Auto filters out (under 1/16 of the
     // terms): they go through the bucket method as they are.
     let mut few_trivial = s.clone();

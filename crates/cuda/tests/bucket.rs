@@ -5,7 +5,7 @@
 
 use ark_bn254::{Fr, G1Affine, G1Projective};
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
-use ark_ff::{BigInt, One, PrimeField, UniformRand, Zero};
+use ark_ff::{BigInt, PrimeField, UniformRand, Zero};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkaccel_cuda::emulation::{self, bucket_msm_bigint};
@@ -54,47 +54,12 @@ fn every_small_size_and_window() {
 
 #[test]
 fn edge_cases() {
-    let mut r = rng(2);
-    let b = bases(&mut r, 16);
-    let g = b[0];
-    let k = Fr::rand(&mut r);
-    let edge_b = vec![
-        g,
-        g,
-        -g,
-        G1Affine::zero(),
-        b[1],
-        b[2],
-        b[3],
-        b[4],
-        b[1],
-        b[5],
-    ];
-    let edge_k = vec![
-        k,
-        Fr::zero(),
-        k,
-        Fr::rand(&mut r),
-        -Fr::one(),
-        Fr::one(),
-        Fr::zero(),
-        Fr::from(2u64),
-        Fr::from(3u64),
-        -Fr::one(),
-    ];
-    for c in [2, 5, 8, 13, 16] {
-        check(&edge_b, &edge_k, Some(c), "edge cases");
+    let cases = zkaccel_testkit::msm::edge_cases::<ark_bn254::g1::Config>(16, &mut rng(2));
+    for window in [None, Some(2), Some(5), Some(8), Some(13), Some(16)] {
+        for c in &cases {
+            check(&c.bases, &c.scalars, window, c.name);
+        }
     }
-    check(&[g], &[Fr::zero()], None, "zero scalar");
-    check(&[G1Affine::zero()], &[k], None, "infinity base");
-    check(&[g, -g], &[k, k], None, "P and -P");
-    check(
-        &vec![g; 100],
-        &vec![-Fr::one(); 100],
-        None,
-        "r - 1, repeated",
-    );
-    check(&b, &vec![Fr::zero(); 16], None, "all zero");
 }
 
 #[test]

@@ -181,10 +181,14 @@ fn gpu_msm_matches_arkworks() {
                 (true, GpuMethod::DbcPerThread) => 7,
                 (true, _) => 11,
             };
-            gpu_msm_sizes(
-                CudaMsm::with_context(ctx.clone()).with_method(method),
-                max_log,
+            let msm = CudaMsm::with_context(ctx.clone()).with_method(method);
+            let cases = zkaccel_testkit::msm::edge_cases(16, &mut rng());
+            zkaccel_testkit::msm::assert_matches_arkworks(
+                &format!("{method:?}"),
+                &cases,
+                |b, s| msm.msm(b, s).unwrap(),
             );
+            gpu_msm_sizes(msm, max_log);
         }
     }
 }
@@ -282,6 +286,11 @@ fn resident_bases(ctx: Arc<CudaContext>) {
             scalars: n + 1
         })
     );
+    // Every edge case on its own resident bases.
+    let cases = zkaccel_testkit::msm::edge_cases(16, &mut rng());
+    zkaccel_testkit::msm::assert_matches_arkworks("resident", &cases, |b, s| {
+        m.msm_resident(&m.upload(b).unwrap(), s).unwrap()
+    });
     let empty = m.upload(&[]).unwrap();
     assert!(empty.is_empty());
     assert_eq!(m.msm_resident(&empty, &[]).unwrap(), G1Projective::zero());

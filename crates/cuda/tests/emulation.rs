@@ -331,37 +331,9 @@ fn dbc_msm_small_sizes_and_edge_cases() {
         let scalars: Vec<Fr> = (0..n).map(|_| Fr::rand(&mut r)).collect();
         check_msm(&bases, &scalars);
     }
-    let bases = random_bases(&mut r, 12);
-    let g = bases[0];
-    // zero scalars, one, r - 1, the point at infinity, repeated points, P and -P
-    let edge_bases = vec![
-        g,
-        g,
-        -g,
-        G1Affine::zero(),
-        bases[1],
-        bases[2],
-        bases[3],
-        bases[4],
-        bases[1],
-    ];
-    let k = Fr::rand(&mut r);
-    let edge_scalars = vec![
-        k,
-        Fr::zero(),
-        k,
-        Fr::rand(&mut r),
-        -Fr::one(),
-        Fr::one(),
-        Fr::zero(),
-        Fr::from(2u64),
-        Fr::from(3u64),
-    ];
-    check_msm(&edge_bases, &edge_scalars);
-    check_msm(&[g], &[Fr::zero()]);
-    check_msm(&[G1Affine::zero()], &[k]);
-    check_msm(&[g, -g], &[k, k]);
-    check_msm(&vec![g; 9], &vec![-Fr::one(); 9]);
+    for c in zkaccel_testkit::msm::edge_cases::<ark_bn254::g1::Config>(12, &mut r) {
+        check_msm(&c.bases, &c.scalars);
+    }
 }
 
 #[test]

@@ -54,22 +54,9 @@ fn check_msm(b: &[ark_bn254::G1Affine], k: &[Fr]) {
 fn msm_edge_cases() {
     let b = bases(64, 1);
     let k = scalars(64, 2);
-    let minus_one = -Fr::from(1u64);
-    // Empty, one term, all zero, r - 1, repeated bases, P and -P, infinity.
-    check_msm(&[], &[]);
-    check_msm(&b[..1], &k[..1]);
-    check_msm(&b, &vec![Fr::zero(); 64]);
-    check_msm(&b, &vec![minus_one; 64]);
-    check_msm(&vec![b[0]; 64], &k);
-    let mut pm = b.clone();
-    for i in 0..32 {
-        pm[2 * i + 1] = -pm[2 * i];
+    for c in zkaccel_testkit::msm::edge_cases::<ark_bn254::g1::Config>(64, &mut rng(3)) {
+        check_msm(&c.bases, &c.scalars);
     }
-    check_msm(&pm, &k);
-    let mut inf = b.clone();
-    inf[3] = ark_bn254::G1Affine::identity();
-    inf[40] = ark_bn254::G1Affine::identity();
-    check_msm(&inf, &k);
     // Lengths differ: arkworks' msm_unchecked and msm_bigint use the shorter.
     check_msm(&b, &k[..10]);
     check_msm(&b[..10], &k);

@@ -1,13 +1,12 @@
-//! Issue 4's MSM grid (BN254 G1), shared by the criterion bench
-//! (`benches/msm.rs`, behind `ZKACCEL_BENCH_MSM_FULL=1`) and the
-//! `msm_grid` example (interleaved paired ratios): the cells, their random
-//! scalars and the contending algorithms. Included with
-//! `#[path = ".../benches/support/grid.rs"] mod grid;`.
+//! The BN254 G1 MSM grid, shared by the criterion bench (`benches/msm.rs`,
+//! behind `ZKACCEL_BENCH_MSM_FULL=1`) and the `msm_grid` example
+//! (interleaved paired ratios): the cells, their random scalars and the
+//! contending algorithms.
 
 use ark_bn254::Fr;
 use ark_ff::UniformRand;
 use rand::Rng;
-use zkaccel::cpu::MsmAlgorithm;
+use zkaccel_cpu::MsmAlgorithm;
 
 /// Densities: every scalar non-zero, `sqrt(n)` of them, `n / 100`, `n / 1000`.
 pub const DENSITIES: [&str; 4] = ["1", "sqrt", "1/100", "1/1000"];

@@ -1,6 +1,5 @@
 //! Helpers for running ark-poly-commit over both curve types, shared by the
-//! `pcs` bench and `compare pcs` (`#[path = ".../benches/support/pcs.rs"]
-//! mod pcs_support;`).
+//! `pcs` bench and `compare pcs`.
 
 use ark_bn254::Fr;
 use ark_crypto_primitives::sponge::poseidon::{PoseidonConfig, PoseidonSponge};

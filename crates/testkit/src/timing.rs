@@ -1,4 +1,4 @@
-//! The interleaved timing both workloads use.
+//! Interleaved timing: every contender once per round, medians.
 
 use std::time::Instant;
 

@@ -1,5 +1,4 @@
-//! Inputs shared by the root crate's benchmarks and examples, included by
-//! each with `#[path = ".../benches/support/inputs.rs"] mod inputs;`.
+//! Inputs: distinct bases made cheaply, random bases and scalars.
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ec::{CurveGroup, PrimeGroup};
@@ -18,4 +17,15 @@ pub fn progression<P: SWCurveConfig>(n: usize, rng: &mut impl rand::Rng) -> Vec<
         })
         .collect();
     Projective::normalize_batch(&proj)
+}
+
+/// `n` random affine points (each a random multiple of the generator).
+pub fn random_bases<P: SWCurveConfig>(n: usize, rng: &mut impl rand::Rng) -> Vec<Affine<P>> {
+    let proj: Vec<Projective<P>> = (0..n).map(|_| Projective::<P>::rand(rng)).collect();
+    Projective::normalize_batch(&proj)
+}
+
+/// `n` random scalars.
+pub fn random_scalars<F: UniformRand>(n: usize, rng: &mut impl rand::Rng) -> Vec<F> {
+    (0..n).map(|_| F::rand(rng)).collect()
 }

@@ -1,4 +1,4 @@
-//! `--flag value` and bare `--flag` parsing shared by the workloads.
+//! `--flag value` and bare `--flag` parsing shared by the examples.
 
 use std::collections::HashMap;
 use std::str::FromStr;
