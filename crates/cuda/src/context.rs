@@ -5,7 +5,9 @@
 
 use crate::device::{Device, RawBuf};
 use crate::error::CudaError;
-use crate::layout::{DeviceAffine, DeviceJacobian, DeviceXyzz};
+#[cfg(feature = "emulation")]
+use crate::layout::DeviceXyzz;
+use crate::layout::{DeviceAffine, DeviceJacobian};
 use crate::ntt::{NttJob, QuotientJob};
 use crate::pipeline::Gpu;
 use ark_bn254::{Fr, G1Projective};
@@ -16,7 +18,7 @@ use std::sync::{Mutex, MutexGuard};
 pub const EMULATED_MEMORY: usize = 4 << 30;
 
 /// A device ready to run zkaccel's kernels: a GPU ([`CudaContext::new`],
-/// feature `cuda`) or the host emulation ([`CudaContext::emulated`],
+/// feature `cuda`) or the host emulation (`CudaContext::emulated`,
 /// feature `emulation`), which runs the same pipelines with the same
 /// launches, slowly, for tests.
 pub struct CudaContext {
@@ -210,12 +212,14 @@ impl CudaContext {
     /// `a_i * b_i` in BN254 Fq (Montgomery limbs) by the kernel
     /// `zk_fq_mul`, one per thread, for the first `min(a.len(), b.len())`
     /// pairs.
+    #[cfg(feature = "emulation")]
     pub fn fq_mul(&self, a: &[[u32; 8]], b: &[[u32; 8]]) -> Result<Vec<[u32; 8]>, CudaError> {
         self.lock()?.fq_mul(a, b)
     }
 
     /// `a_i + b_i` (Jacobian, add-2007-bl) by the kernel `zk_g1_add`, for
     /// the first `min(a.len(), b.len())` pairs.
+    #[cfg(feature = "emulation")]
     pub fn g1_add(
         &self,
         a: &[DeviceJacobian],
@@ -225,6 +229,7 @@ impl CudaContext {
     }
 
     /// `(2 a_i, 3 a_i)` by the kernel `zk_g1_dbl_tpl`.
+    #[cfg(feature = "emulation")]
     pub fn g1_dbl_tpl(
         &self,
         a: &[DeviceJacobian],
@@ -234,6 +239,7 @@ impl CudaContext {
 
     /// `a_i + b_i` (XYZZ plus affine, madd-2008-s) by the kernel
     /// `zk_g1_xyzz_madd`, for the first `min(a.len(), b.len())` pairs.
+    #[cfg(feature = "emulation")]
     pub fn xyzz_add_affine(
         &self,
         a: &[DeviceXyzz],

@@ -100,7 +100,7 @@ impl DeviceJacobian {
     /// The arkworks point, or `None` if a coordinate is out of range.
     /// (Whether it is on the curve is the caller's check: MSM results are
     /// compared, or validated by [`G1Projective`]'s own arithmetic.)
-    pub fn to_ark(&self) -> Option<G1Projective> {
+    pub fn to_ark(self) -> Option<G1Projective> {
         let x = fq_from_limbs(&self.0[..8])?;
         let y = fq_from_limbs(&self.0[8..16])?;
         let z = fq_from_limbs(&self.0[16..])?;

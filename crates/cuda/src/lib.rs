@@ -5,7 +5,7 @@
 //! - [`CudaMsm`], an [`MsmProvider`](zkaccel_core::MsmProvider) for BN254 G1:
 //!   the bucket method (Pippenger) as a sequence of simple kernels
 //!   (`kernels/msm/bucket_msm.cuh`; prefix sum and segments on the device,
-//!   geometry and host references in [`bucket`]), with bases
+//!   geometry and host references in `bucket`), with bases
 //!   optionally kept on the device ([`DeviceBases`]); its [`GpuMethod::Auto`]
 //!   runs the CPU for few terms or narrow scalars, as measured on an H100.
 //! - The paper's GPU MSM (one thread per term computes its scalar's
@@ -23,7 +23,7 @@
 //!   ([`CudaContext::new`], feature `cuda`; without it the answer is
 //!   [`CudaError::NotCompiled`]) or, with the feature `emulation` (on by
 //!   default in this crate, off in the crates that depend on it), the same
-//!   kernels compiled for the host by g++ ([`CudaContext::emulated`]), which
+//!   kernels compiled for the host by g++ (`CudaContext::emulated`), which
 //!   runs the GPU's launch sequences for the tests, GPU or not. Each
 //!   pipeline is written once over one device interface. With
 //!   `ZKACCEL_CUDA_PROFILE` set a context logs each pipeline's per-step
@@ -55,19 +55,38 @@
 )]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-pub mod bucket;
 mod context;
 mod device;
 #[cfg(feature = "emulation")]
 pub mod emulation;
 mod error;
 mod kernels;
-pub mod layout;
 mod msm;
-pub mod ntt;
 mod pipeline;
-pub mod plan;
-pub mod tables;
+
+/// Modules public with the feature `emulation` (this crate's tests check
+/// their host-side geometry, layouts and job descriptions against host
+/// references) and crate-private otherwise: a user of the GPU backend sees
+/// only the checked types re-exported below.
+macro_rules! public_for_tests {
+    ($($(#[$doc:meta])* $m:ident;)*) => {$(
+        $(#[$doc])*
+        #[cfg(feature = "emulation")]
+        pub mod $m;
+        // Without the tests, their host references here go unused.
+        #[cfg(not(feature = "emulation"))]
+        #[allow(dead_code)]
+        mod $m;
+    )*};
+}
+
+public_for_tests! {
+    bucket;
+    layout;
+    ntt;
+    plan;
+    tables;
+}
 
 pub use context::CudaContext;
 #[cfg(feature = "emulation")]

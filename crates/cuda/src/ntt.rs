@@ -202,7 +202,7 @@ impl CudaNtt {
 impl CudaNtt {
     /// Groth16's quotient `h` (coefficients) from the evaluations `abc` of
     /// `a`, `b`, `c` on `domain`, with `coset` the domain's coset of the
-    /// same size: on the GPU as one [`QuotientJob`], or on the CPU after a
+    /// same size: on the GPU as one quotient job, or on the CPU after a
     /// fallback, with the same result.
     pub fn quotient(
         &self,

@@ -7,7 +7,9 @@
 //! launch sequences; [`crate::CudaContext`] locks a [`Gpu`] and calls them.
 
 use crate::bucket::{combine_windows, BucketParams, SCAN_TILE, SEGMENT};
-use crate::device::{Buf, Device, Grid, Plain, RawBuf, Slice};
+#[cfg(feature = "emulation")]
+use crate::device::Plain;
+use crate::device::{Buf, Device, Grid, RawBuf, Slice};
 use crate::error::CudaError;
 use crate::kernels as k;
 use crate::layout::{fr_from_limbs, fr_limbs, fr_slice_limbs, fr_slice_limbs_mut};
@@ -853,6 +855,7 @@ impl Gpu {
     // ---- one formula per thread ----
 
     /// `kernel(a, b, out, n)` over the first `n = min(len a, len b)` pairs.
+    #[cfg(feature = "emulation")]
     fn per_thread<A: Plain, B: Plain, O: Plain + Default>(
         &self,
         a: &[A],
@@ -878,11 +881,13 @@ impl Gpu {
     }
 
     /// `a_i * b_i` in Fq (Montgomery limbs), one per thread.
+    #[cfg(feature = "emulation")]
     pub fn fq_mul(&self, a: &[[u32; 8]], b: &[[u32; 8]]) -> Result<Vec<[u32; 8]>, CudaError> {
         self.per_thread(a, b, k::zk_fq_mul)
     }
 
     /// `a_i + b_i` (Jacobian, add-2007-bl).
+    #[cfg(feature = "emulation")]
     pub fn g1_add(
         &self,
         a: &[DeviceJacobian],
@@ -892,6 +897,7 @@ impl Gpu {
     }
 
     /// `a_i + b_i` (XYZZ plus affine, madd-2008-s).
+    #[cfg(feature = "emulation")]
     pub fn xyzz_add_affine(
         &self,
         a: &[DeviceXyzz],
@@ -901,6 +907,7 @@ impl Gpu {
     }
 
     /// `(2 a_i, 3 a_i)`.
+    #[cfg(feature = "emulation")]
     pub fn g1_dbl_tpl(
         &self,
         a: &[DeviceJacobian],
@@ -925,6 +932,7 @@ impl Gpu {
 }
 
 /// A kernel of one operation per thread on two inputs: `(a, b, out, n)`.
+#[cfg(feature = "emulation")]
 type PairKernel<A, B, O> =
     unsafe fn(&dyn Device, Grid, Slice<A>, Slice<B>, Slice<O>, u32) -> Result<(), CudaError>;
 
