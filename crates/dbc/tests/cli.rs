@@ -2,10 +2,10 @@
 
 use num_bigint::{BigInt, BigUint};
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn dbc(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dbc"))
+    zkaccel_testkit::process::command(env!("CARGO_BIN_EXE_dbc"))
         .args(args)
         .output()
         .expect("run dbc")

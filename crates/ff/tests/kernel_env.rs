@@ -2,7 +2,6 @@
 //! process, so each case runs this test binary again as a child with the
 //! variable set, and the child checks the tokens.
 
-use std::process::Command;
 use zkaccel_ff::{adx_supported, kernel_in_use, kernel_setting, Adx, KernelLevel};
 
 const CHILD: &str = "ZKACCEL_KERNEL_TEST_CHILD";
@@ -31,7 +30,7 @@ fn ifma_hardware() -> bool {
 
 /// Runs the test `name` of this binary in a child with `ZKACCEL_KERNEL=value`.
 fn in_child(name: &str, value: &str) {
-    let out = Command::new(std::env::current_exe().unwrap())
+    let out = zkaccel_testkit::process::this_test_binary()
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env("ZKACCEL_KERNEL", value)
         .env(CHILD, "1")

@@ -15,7 +15,6 @@ use ark_serialize::CanonicalSerialize;
 use ark_snark::SNARK;
 use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
-use std::process::Command;
 use zkaccel_groth16::circuits::{MerkleMembership, MimcChain, Sha256Circuit};
 use zkaccel_groth16::{
     backend, Groth16, Groth16Error, NttReduction, PreparedProvingKey, BACKEND_ENV,
@@ -236,7 +235,7 @@ fn circuit_sizes_are_what_the_docs_say() {
 const BACKEND_CHILD: &str = "ZKACCEL_BACKEND_TEST_CHILD";
 
 fn in_child_with_backend(name: &str, value: &str) {
-    let out = Command::new(std::env::current_exe().unwrap())
+    let out = zkaccel_testkit::process::this_test_binary()
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
         .env(BACKEND_ENV, value)
         .env(BACKEND_CHILD, "1")
