@@ -32,7 +32,7 @@ cargo build --release --quiet --example compare
 
 grep -m1 'model name' /proc/cpuinfo || true
 echo "kernel-relevant CPU flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')"
-echo "ZKACCEL_KERNEL=${ZKACCEL_KERNEL:-} (empty: the best this CPU runs); commit $(git rev-parse --short HEAD)"
+echo "ZKACCEL_KERNEL=${ZKACCEL_KERNEL:-(unset: the best this CPU runs)}; commit $(git rev-parse --short HEAD)"
 
 gn=() zk=() ark=()
 for ((i = 0; i < pairs; i++)); do
