@@ -27,16 +27,15 @@ if ! rustup target list --installed 2>/dev/null | grep -qx "$TARGET"; then
     rustup target add "$TARGET" || skip "rustup could not install the $TARGET standard library"
 fi
 if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
+    packages=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)
     SUDO=""
     if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null || skip "not root and no sudo: cannot install gcc-aarch64-linux-gnu and qemu-user"
+        command -v sudo >/dev/null || skip "not root and no sudo: cannot install ${packages[*]}"
         SUDO="sudo -n"
     fi
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-        gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user >/dev/null ||
-        { $SUDO apt-get update -qq && $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-            --no-install-recommends gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user >/dev/null; } ||
-        skip "apt-get could not install gcc-aarch64-linux-gnu, libc6-dev-arm64-cross and qemu-user"
+    apt_install() { $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null; }
+    # From the package lists there are; where they are stale, after refreshing them.
+    apt_install || { $SUDO apt-get update -qq && apt_install; } || skip "apt-get could not install ${packages[*]}"
 fi
 echo "cross linker: $(aarch64-linux-gnu-gcc --version | head -1)"
 echo "emulator: $(qemu-aarch64 --version | head -1)"
