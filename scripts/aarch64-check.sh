@@ -66,6 +66,7 @@ export ZKACCEL_TEST_NTT_LOG_MAX=${ZKACCEL_TEST_NTT_LOG_MAX:-14}
 export ZKACCEL_TEST_MINCOST_SAMPLES=${ZKACCEL_TEST_MINCOST_SAMPLES:-4}
 # Table 4 needs enough samples for its 1% bound (500 hold it; a few seconds).
 export ZKACCEL_TEST_TABLE4_SAMPLES=${ZKACCEL_TEST_TABLE4_SAMPLES:-500}
+export ZKACCEL_TEST_CONCURRENT_PROOFS=${ZKACCEL_TEST_CONCURRENT_PROOFS:-4}
 echo "-- the CPU crates' tests under qemu-aarch64 (profile cross, reduced sizes)"
 cargo test --profile cross --target "$TARGET" "${crates[@]}"
 echo "-- zkaccel-groth16's proofs under qemu-aarch64 (byte-identical to ark-groth16's, verified)"

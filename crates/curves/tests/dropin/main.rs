@@ -3,6 +3,15 @@
 //! scalar multiplication, serialization byte for byte, and unmodified
 //! ark-groth16 over `zkaccel_curves::bn254::Bn254` giving stock ark-groth16's
 //! proof bytes.
+//!
+//! With it, in the same test binary (each module re-instantiating the
+//! generic MSM for zkaccel's types costs minutes of CI build time per
+//! binary): `templates`, arkworks' own test templates on zkaccel's types,
+//! and `pcs`, ark-poly-commit's schemes over them. `set_backend`'s test is
+//! its own binary (`tests/backend.rs`): the backend is global to the process.
+
+mod pcs;
+mod templates;
 
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};

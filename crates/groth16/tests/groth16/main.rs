@@ -1,5 +1,9 @@
 //! zkaccel's Groth16 against ark-groth16 on real circuits: same keys, same
-//! RNG, byte-identical proofs; errors instead of bad proofs.
+//! RNG, byte-identical proofs; errors instead of bad proofs. Many proofs at
+//! once from several threads in `concurrency`. `caller_pool` and
+//! `memory_budget` are their own binaries: each needs a process of its own.
+
+mod concurrency;
 
 use ark_bn254::{Bn254, Fr};
 use ark_ec::pairing::Pairing;
