@@ -36,7 +36,8 @@ ROUNDS=${ZKACCEL_BENCH_ROUNDS:-5}
 OUT=$PWD/target/bench-circom
 mkdir -p "$OUT"
 [ -x /usr/bin/time ] || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
-cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover --example prove_loaded
+cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover
+cargo build --release --quiet --example prove_loaded
 ZK=$PWD/target/release/zkaccel-prover
 ZK_LOADED=$PWD/target/release/examples/prove_loaded
 LOADED_ROUNDS=${ZKACCEL_LOADED_ROUNDS:-3}

@@ -1,7 +1,7 @@
 //! Peak memory of one transform: allocates a random vector of 2^N BN254
 //! scalars (default 22), transforms it forward, coset forward and inverse,
 //! and prints the process's peak RSS (VmHWM) against the vector's size.
-//! `cargo run --release -p zkaccel-ntt --example ntt_peak_rss -- 22`
+//! `cargo run --release --example ntt_peak_rss -- 22`
 
 use ark_bn254::Fr;
 use ark_ff::{FftField, UniformRand};
