@@ -218,6 +218,23 @@ glv_curves!(
 );
 impl CurveMul for ark_secp256k1::Config {
     type Ops = PortableOps;
+
+    /// The GLV split with zkaccel's own constants ([`glv::secp256k1`]):
+    /// arkworks 0.6 has no endomorphism for this curve. Cofactor 1.
+    fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
+        bases: S,
+        scalars: &[B],
+    ) -> Option<(
+        Vec<ark_ec::short_weierstrass::Affine<Self>>,
+        Vec<ark_ff::BigInt<4>>,
+    )> {
+        static SPLIT: std::sync::OnceLock<glv::GlvSplit> = std::sync::OnceLock::new();
+        SPLIT.get_or_init(glv::secp256k1::split).split_terms_by(
+            bases,
+            scalars,
+            glv::secp256k1::endomorphism,
+        )
+    }
 }
 impl CurveMul for ark_secp256r1::Config {
     type Ops = PortableOps;

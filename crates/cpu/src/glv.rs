@@ -18,10 +18,12 @@
 //! scalars and the halves' width.
 //!
 //! The split is exact only for points of the prime-order subgroup, so the
-//! MSM uses it on curves whose every point is (cofactor 1): BN254 G1.
+//! MSM uses it on curves whose every point is (cofactor 1): BN254 G1,
+//! BLS12-381 G1 (its subgroup points), and secp256k1, whose endomorphism
+//! arkworks 0.6 does not implement ([`secp256k1`] holds it).
 
 use ark_ec::scalar_mul::glv::GLVConfig;
-use ark_ec::short_weierstrass::Affine;
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ff::{BigInt, BigInteger, PrimeField};
 
 /// Precomputed constants of the decomposition for one curve.
@@ -41,8 +43,18 @@ impl GlvSplit {
     where
         P::ScalarField: PrimeField<BigInt = BigInt<4>>,
     {
-        let r = <P::ScalarField as PrimeField>::MODULUS;
-        let n = P::SCALAR_DECOMP_COEFFS;
+        Self::from_basis(
+            <P::ScalarField as PrimeField>::MODULUS,
+            P::SCALAR_DECOMP_COEFFS,
+        )
+    }
+
+    /// The constants for the scalar field of order `r` and a reduced basis
+    /// `n` of the lattice `{(a, b): a + λ b ≡ 0 (mod r)}`, as arkworks'
+    /// `SCALAR_DECOMP_COEFFS` give it: `(positive, |n|)` for n11, n12, n21,
+    /// n22, rows `(n11, n12)` and `(n21, n22)`, determinant
+    /// `n11 n22 - n12 n21 = r`.
+    pub fn from_basis(r: BigInt<4>, n: [(bool, BigInt<4>); 4]) -> GlvSplit {
         GlvSplit {
             g22: div_shifted(&n[3].1, &r),
             g12: div_shifted(&n[1].1, &r),
@@ -104,6 +116,17 @@ impl GlvSplit {
         bases: S,
         scalars: &[B],
     ) -> Option<(Vec<Affine<P>>, Vec<BigInt<4>>)> {
+        self.split_terms_by(bases, scalars, P::endomorphism_affine)
+    }
+
+    /// [`GlvSplit::split_terms`] with the endomorphism `φ` given (for a
+    /// curve whose arkworks configuration has no `GLVConfig`).
+    pub fn split_terms_by<P: SWCurveConfig, S: crate::msm::Bases<P>, B: BigInteger>(
+        &self,
+        bases: S,
+        scalars: &[B],
+        endomorphism: impl Fn(&Affine<P>) -> Affine<P> + Sync + Send,
+    ) -> Option<(Vec<Affine<P>>, Vec<BigInt<4>>)> {
         if B::NUM_LIMBS > 4 {
             return None;
         }
@@ -116,7 +139,7 @@ impl GlvSplit {
                 k.0[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
                 let ((p1, k1), (p2, k2)) = self.decompose(&k);
                 let p = bases.get(i);
-                let e = P::endomorphism_affine(&p);
+                let e = endomorphism(&p);
                 b.push(if p1 { p } else { -p });
                 b.push(if p2 { e } else { -e });
                 s.push(k1);
@@ -131,6 +154,53 @@ impl GlvSplit {
             s.extend(ps);
         }
         Some((b, s))
+    }
+}
+
+/// secp256k1's endomorphism `φ(x, y) = (β x, y) = λ (x, y)`, which
+/// arkworks 0.6 does not implement for the curve: `β` and `λ` are the
+/// matching primitive cube roots of unity in Fq and Fr, and the basis is
+/// the short one of the lattice `{(a, b): a + λ b ≡ 0 (mod r)}` (GLV's
+/// extended-Euclid construction; the values are the curve's published
+/// ones). The tests check every property from scratch: `β³ = 1`, `λ³ = 1`,
+/// `φ(G) = λ G` by arkworks' scalar multiplication, both rows in the
+/// lattice, the determinant `r`, and the decomposition on random scalars.
+pub mod secp256k1 {
+    use super::GlvSplit;
+    use ark_ec::short_weierstrass::Affine;
+    use ark_ec::AffineRepr;
+    use ark_ff::{BigInt, MontFp, PrimeField};
+    use ark_secp256k1::{Config, Fq, Fr};
+
+    /// `β`: `(β x, y)` is `λ (x, y)`.
+    pub const BETA: Fq =
+        MontFp!("55594575648329892869085402983802832744385952214688224221778511981742606582254");
+
+    /// `λ`.
+    pub const LAMBDA: Fr =
+        MontFp!("37718080363155996902926221483475020450927657555482586988616620542887997980018");
+
+    /// `|n11| = |n22|`.
+    const A1: BigInt<4> = BigInt!("64502973549206556628585045361533709077");
+    /// `|n12|` (n12 is negative).
+    const B1: BigInt<4> = BigInt!("303414439467246543595250775667605759171");
+    /// `|n21|`.
+    const A2: BigInt<4> = BigInt!("367917413016453100223835821029139468248");
+
+    /// The reduced basis, in arkworks' `SCALAR_DECOMP_COEFFS` form.
+    pub const BASIS: [(bool, BigInt<4>); 4] = [(true, A1), (false, B1), (true, A2), (true, A1)];
+
+    /// `φ(P)`.
+    pub fn endomorphism(p: &Affine<Config>) -> Affine<Config> {
+        match p.xy() {
+            Some((x, y)) => Affine::new_unchecked(x * BETA, y),
+            None => *p,
+        }
+    }
+
+    /// The split's constants.
+    pub fn split() -> GlvSplit {
+        GlvSplit::from_basis(<Fr as PrimeField>::MODULUS, BASIS)
     }
 }
 
@@ -164,18 +234,18 @@ mod tests {
     use ark_ff::UniformRand;
     use rand::SeedableRng;
 
-    fn check(split: &GlvSplit, k: BigInt<4>) {
+    /// `k1 + λ k2 ≡ k (mod r)` and both halves at most 129 bits.
+    fn check<F: PrimeField<BigInt = BigInt<4>>>(split: &GlvSplit, lambda: F, k: BigInt<4>) {
         let ((p1, k1), (p2, k2)) = split.decompose(&k);
         let f = |pos: bool, v: BigInt<4>| {
-            let x = Fr::from_bigint(v).expect("half-width");
+            let x = F::from_bigint(v).expect("half-width");
             if pos {
                 x
             } else {
                 -x
             }
         };
-        let lambda = <Config as GLVConfig>::LAMBDA;
-        let want = Fr::from_le_bytes_mod_order(&k.to_bytes_le());
+        let want = F::from_le_bytes_mod_order(&k.to_bytes_le());
         assert_eq!(f(p1, k1) + lambda * f(p2, k2), want, "identity for {k}");
         assert!(
             k1.num_bits() <= 129 && k2.num_bits() <= 129,
@@ -183,20 +253,74 @@ mod tests {
         );
     }
 
-    #[test]
-    fn decomposition_identity_and_width() {
-        let split = GlvSplit::new::<Config>();
-        let r = <Fr as PrimeField>::MODULUS;
+    /// Random scalars and the edge cases 0, 1, r - 1, r, 2^256 - 1.
+    fn scalars<F: PrimeField<BigInt = BigInt<4>>>(seed: u64) -> Vec<BigInt<4>> {
+        let r = F::MODULUS;
         let mut edge = vec![BigInt::zero(), BigInt::from(1u64), r, BigInt([u64::MAX; 4])];
         let mut r1 = r;
         r1.sub_with_borrow(&BigInt::from(1u64));
         edge.push(r1);
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
-        for k in edge
-            .into_iter()
-            .chain((0..2000).map(|_| Fr::rand(&mut rng).into_bigint()))
-        {
-            check(&split, k);
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+        edge.into_iter()
+            .chain((0..2000).map(|_| F::rand(&mut rng).into_bigint()))
+            .collect()
+    }
+
+    #[test]
+    fn decomposition_identity_and_width() {
+        let split = GlvSplit::new::<Config>();
+        for k in scalars::<Fr>(3) {
+            check(&split, <Config as GLVConfig>::LAMBDA, k);
+        }
+    }
+
+    #[test]
+    fn secp256k1_endomorphism_and_basis() {
+        use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
+        use ark_ff::{Field, One};
+        use ark_secp256k1::{Fq as Sq, Fr as Sr, Projective as SP};
+        use secp256k1::{BASIS, BETA, LAMBDA};
+        // Primitive cube roots of unity.
+        assert!(BETA != Sq::one() && BETA.pow([3]) == Sq::one());
+        assert!(LAMBDA != Sr::one() && LAMBDA.pow([3]) == Sr::one());
+        // φ(P) = λ P by arkworks' scalar multiplication, on G, random
+        // points, -G and the point at infinity.
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
+        let mut points = vec![SP::generator(), -SP::generator(), SP::default()];
+        points.extend((0..20).map(|_| SP::rand(&mut rng)));
+        for p in points {
+            let a = p.into_affine();
+            assert_eq!(
+                secp256k1::endomorphism(&a),
+                (p * LAMBDA).into_affine(),
+                "{a}"
+            );
+            assert!(a.is_zero() || secp256k1::endomorphism(&a).is_on_curve());
+        }
+        // Both rows lie in the lattice: n11 + λ n12 ≡ 0, n21 + λ n22 ≡ 0.
+        let v = |(pos, n): (bool, BigInt<4>)| {
+            let x = Sr::from_bigint(n).expect("below r");
+            if pos {
+                x
+            } else {
+                -x
+            }
+        };
+        assert_eq!(v(BASIS[0]) + LAMBDA * v(BASIS[1]), Sr::from(0u64));
+        assert_eq!(v(BASIS[2]) + LAMBDA * v(BASIS[3]), Sr::from(0u64));
+        // n11 n22 - n12 n21 = r as integers (n12 < 0): |n11| |n22| + |n12| |n21|.
+        let (lo1, hi1) = BASIS[0].1.mul(&BASIS[3].1);
+        let (lo2, hi2) = BASIS[1].1.mul(&BASIS[2].1);
+        let (mut lo, mut hi) = (lo1, hi1);
+        let carry = lo.add_with_carry(&lo2);
+        hi.add_with_carry(&hi2);
+        if carry {
+            hi.add_with_carry(&BigInt::from(1u64));
+        }
+        assert_eq!((lo, hi), (<Sr as PrimeField>::MODULUS, BigInt::zero()));
+        let split = secp256k1::split();
+        for k in scalars::<Sr>(7) {
+            check(&split, LAMBDA, k);
         }
     }
 }
