@@ -32,12 +32,19 @@ fi
 # shellcheck disable=SC1091
 source .cuda/env.sh
 
-echo "== clippy, zkaccel-cuda and zkaccel-curves --features cuda"
-cargo clippy -p zkaccel-cuda --features cuda --all-targets -- -D warnings
-cargo clippy -p zkaccel-curves --features cuda --all-targets -- -D warnings
+# One package set and one feature set for clippy and for every test build
+# below, so the dependencies are checked and compiled once: each call with
+# a set of its own rebuilt them (a minute or more each on 2 cores).
+crates=(-p zkaccel-cuda -p zkaccel-groth16 -p zkaccel-curves
+    --features zkaccel-cuda/cuda,zkaccel-groth16/cuda,zkaccel-curves/cuda)
+# zkaccel-cuda's own tests, zkaccel-groth16's proofs, zkaccel-curves' backend.
+tests=(--lib --test bucket --test device --test emulation --test ntt)
 
-echo "== build (tests), zkaccel-cuda --features cuda"
-cargo test -p zkaccel-cuda --features cuda --no-run
+echo "== clippy, zkaccel-cuda, zkaccel-groth16 and zkaccel-curves --features cuda"
+cargo clippy "${crates[@]}" --all-targets -- -D warnings
+
+echo "== build (tests), the same crates with --features cuda"
+cargo test "${crates[@]}" "${tests[@]}" --test groth16 --test backend --no-run
 
 PTX=$(ls -t target/debug/build/zkaccel-cuda-*/out/zkaccel.ptx | head -1)
 echo "== ptxas on the shipped PTX: $PTX ($(grep -m1 '^\.version' "$PTX"), $(grep -m1 '^\.target' "$PTX"))"
@@ -77,11 +84,11 @@ if [ "$status" -ne 0 ]; then
 fi
 
 echo "== tests, zkaccel-cuda and zkaccel-groth16 --features cuda"
-cargo test -p zkaccel-cuda --features cuda
-cargo test -p zkaccel-groth16 --features cuda --test groth16 cuda_backend
+cargo test "${crates[@]}" "${tests[@]}"
+cargo test "${crates[@]}" --test groth16 cuda_backend
 # zkaccel-curves' backend choice: without a GPU set_backend(Cuda) is refused
 # with the reason and the test says the GPU part was skipped.
-cargo test -p zkaccel-curves --features cuda --test backend -- --nocapture
+cargo test "${crates[@]}" --test backend -- --nocapture
 
 echo "== the prove example with --features cuda --backend auto (no GPU: falls back and says so)"
 out=$(cargo run --profile test --features cuda --example prove -- \
