@@ -1,4 +1,4 @@
-module zkaccel.invalid/gnark-msm
+module zkaccel.invalid/gnark
 
 go 1.26.8
 

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# zkaccel beside gnark-crypto and arkworks, on the same machine in one run,
+# alternating the processes:
+#
+#   scripts/gnark-peer.sh msm CURVE LOG_N [PAIRS]   zkaccel's MSM (`Auto`), gnark's MultiExp
+#   scripts/gnark-peer.sh ntt LOG_N [PAIRS]         BN254 Fr NTT: NttDomain, gnark's FFT
+#
+# Curves: bn254-g1, bn254-g2, bls12-381-g1, bls12-381-g2. Each of `pairs`
+# (default 5) rounds runs gnark (peers/gnark: 3 timed calls, their median)
+# and then `compare msm` or `compare ntt` (3 interleaved rounds of zkaccel
+# and arkworks, medians, the result checked equal to arkworks'); the table
+# gives the medians over the pairs. gnark-crypto comes from the Go module
+# proxy (the version is pinned in peers/gnark/go.mod); its inputs are its
+# own random values of the same size and width (neither an MSM's nor an
+# NTT's time depends on the values). gnark's NTT is timed natural order in
+# and out, as ark-poly's and zkaccel's are (its FFT then a bit reversal),
+# and its FFT alone is shown beside. Set ZKACCEL_KERNEL to time zkaccel's
+# fallback kernels (adx, portable).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+usage="usage: scripts/gnark-peer.sh msm CURVE LOG_N [PAIRS] | ntt LOG_N [PAIRS]"
+op=${1:?$usage}
+shift
+case $op in
+msm)
+    curve=${1:?$usage}
+    log_n=${2:?$usage}
+    pairs=${3:-5}
+    case $curve in
+    bn254-g1 | bn254-g2 | bls12-381-g1 | bls12-381-g2) ;;
+    *) echo "gnark-peer.sh: unknown curve $curve (bn254-g1, bn254-g2, bls12-381-g1, bls12-381-g2)" >&2; exit 2 ;;
+    esac
+    gcurve=${curve%-g?}
+    group=${curve##*-}
+    peer_args=(-op msm -curve "$gcurve" -group "$group")
+    compare_args=(msm --curve "$curve")
+    what="msm on $curve, 2^$log_n full-width scalars"
+    ;;
+ntt)
+    log_n=${1:?$usage}
+    pairs=${2:-5}
+    peer_args=(-op ntt)
+    compare_args=(ntt)
+    what="ntt on BN254 Fr, 2^$log_n, natural order in and out"
+    ;;
+*) echo "$usage" >&2; exit 2 ;;
+esac
+
+bin=target/peers/gnark
+mkdir -p target/peers
+(cd peers/gnark && go build -o "../../$bin" .)
+cargo build --release --quiet --example compare
+
+grep -m1 'model name' /proc/cpuinfo || true
+echo "kernel-relevant CPU flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')"
+echo "ZKACCEL_KERNEL=${ZKACCEL_KERNEL:-(unset: the best this CPU runs)}; commit $(git rev-parse --short HEAD)"
+
+gn=() gn_alone=() zk=() ark=()
+for ((i = 0; i < pairs; i++)); do
+    read -r g g_alone <<<"$("$bin" "${peer_args[@]}" -log-n "$log_n" -rounds 3)"
+    gn+=("$g")
+    gn_alone+=("${g_alone:-}")
+    json=$(./target/release/examples/compare "${compare_args[@]}" --log-n "$log_n" --rounds 3 --json)
+    if ! grep -q '"results_equal": true' <<<"$json"; then
+        echo "zkaccel's result differs from arkworks': $json" >&2
+        exit 1
+    fi
+    zk+=("$(sed -E 's/.*"zkaccel_ms": ([0-9.]+).*/\1/' <<<"$json")")
+    ark+=("$(sed -E 's/.*"arkworks_ms": ([0-9.]+).*/\1/' <<<"$json")")
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+g=$(median "${gn[@]}") z=$(median "${zk[@]}") a=$(median "${ark[@]}")
+echo "$what ($pairs alternating pairs, medians)"
+awk -v g="$g" -v z="$z" -v a="$a" 'BEGIN {
+    printf "  zkaccel           %9.2f ms\n", z
+    printf "  gnark-crypto      %9.2f ms   its time / zkaccel'"'"'s: %.2fx\n", g, g / z
+    printf "  arkworks 0.6      %9.2f ms   its time / zkaccel'"'"'s: %.2fx\n", a, a / z
+}'
+if [ "$op" = ntt ]; then
+    ga=$(median "${gn_alone[@]}")
+    awk -v g="$ga" -v z="$z" 'BEGIN {
+        printf "  gnark FFT alone   %9.2f ms   (bit-reversed output) / zkaccel'"'"'s: %.2fx\n", g, g / z
+    }'
+fi
