@@ -15,6 +15,8 @@ use zkaccel::cpu::{
 struct Args {
     curve: String,
     log_n: u32,
+    /// The number of terms: `--terms N`, or 2^`--log-n`.
+    n: usize,
     density: String,
     bits: u32,
     algorithm: String,
@@ -32,6 +34,7 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         &[
             "--curve",
             "--log-n",
+            "--terms",
             "--density",
             "--bits",
             "--algorithm",
@@ -41,9 +44,10 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         ],
         &["--json", "--prepared", "--packed"],
     )?;
-    let a = Args {
+    let mut a = Args {
         curve: f.str("--curve", "bn254-g1"),
         log_n: f.num("--log-n", 16)?,
+        n: 0,
         density: f.str("--density", "1"),
         bits: f.num("--bits", 0)?,
         algorithm: f.str("--algorithm", "auto"),
@@ -59,6 +63,10 @@ fn parse(rest: &[String]) -> Result<Args, String> {
     }
     if a.log_n > 24 || a.rounds == 0 {
         return Err("--log-n must be at most 24 and --rounds at least 1".into());
+    }
+    a.n = f.num("--terms", 1usize << a.log_n)?;
+    if a.n == 0 || a.n > 1 << 24 {
+        return Err("--terms must be 1 to 2^24".into());
     }
     Ok(a)
 }
@@ -80,7 +88,7 @@ fn run<P: CurveMul>(a: &Args, gpu: Option<&dyn MsmProvider<P>>) -> Result<String
 where
     P::BaseField: MontBytes,
 {
-    let n = 1usize << a.log_n;
+    let n = a.n;
     let alg = algorithm(&a.algorithm)?;
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let bases: Vec<Affine<P>> = crate::inputs::progression(n, &mut rng);
@@ -150,13 +158,13 @@ where
     let _ = P::ScalarField::MODULUS_BIT_SIZE;
     Ok(if a.json {
         format!(
-            "{{\"workload\": \"msm\", \"params\": {{\"curve\": \"{}\", \"log_n\": {}, \"density\": \"{}\", \"bits\": {}, \"algorithm\": \"{}\", \"rounds\": {}}}, \"zkaccel_ms\": {ma:.4}, \"arkworks_ms\": {mb:.4}, \"speedup\": {:.4}, \"results_equal\": {equal}}}\n",
-            a.curve, a.log_n, a.density, a.bits, a.algorithm, a.rounds, mb / ma
+            "{{\"workload\": \"msm\", \"params\": {{\"curve\": \"{}\", \"log_n\": {}, \"terms\": {}, \"density\": \"{}\", \"bits\": {}, \"algorithm\": \"{}\", \"rounds\": {}}}, \"zkaccel_ms\": {ma:.4}, \"arkworks_ms\": {mb:.4}, \"speedup\": {:.4}, \"results_equal\": {equal}}}\n",
+            a.curve, a.log_n, a.n, a.density, a.bits, a.algorithm, a.rounds, mb / ma
         )
     } else {
         format!(
-            "msm on {}: 2^{} bases, density {}, {} nonzero, scalar bits {} ({} interleaved rounds)\n  zkaccel {:<12} {:>10.2} ms (median)\n  arkworks             {:>10.2} ms (median)\n  speedup {:.3}x, results equal to arkworks: {equal}\n",
-            a.curve, a.log_n, a.density, nonzero, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, a.algorithm, ma, mb, mb / ma
+            "msm on {}: {} bases, density {}, {} nonzero, scalar bits {} ({} interleaved rounds)\n  zkaccel {:<12} {:>10.2} ms (median)\n  arkworks             {:>10.2} ms (median)\n  speedup {:.3}x, results equal to arkworks: {equal}\n",
+            a.curve, a.n, a.density, nonzero, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, a.algorithm, ma, mb, mb / ma
         )
     })
 }
@@ -203,8 +211,8 @@ where
         )
     } else {
         format!(
-            "msm on {}: 2^{} bases, density {}, scalar bits {} ({} interleaved rounds)\n  zkaccel Auto, packed bases (+4 bytes) {:>10.2} ms (median)\n  zkaccel Auto, slice                   {:>10.2} ms (median)\n  arkworks                              {:>10.2} ms (median)\n  packed / slice {:.3}, results equal to arkworks: {equal}\n",
-            a.curve, a.log_n, a.density, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, t[0], t[1], t[2], t[0] / t[1]
+            "msm on {}: {} bases, density {}, scalar bits {} ({} interleaved rounds)\n  zkaccel Auto, packed bases (+4 bytes) {:>10.2} ms (median)\n  zkaccel Auto, slice                   {:>10.2} ms (median)\n  arkworks                              {:>10.2} ms (median)\n  packed / slice {:.3}, results equal to arkworks: {equal}\n",
+            a.curve, a.n, a.density, if a.bits == 0 { "full".to_string() } else { a.bits.to_string() }, a.rounds, t[0], t[1], t[2], t[0] / t[1]
         )
     })
 }
@@ -307,7 +315,7 @@ where
             },
         ));
     }
-    let n = 1usize << a.log_n;
+    let n = a.n;
     let mut rng = ChaCha20Rng::seed_from_u64(1);
     let bases: Vec<Affine<P>> = crate::inputs::progression(n, &mut rng);
     let scalars: Vec<P::ScalarField> = (0..n).map(|_| P::ScalarField::rand(&mut rng)).collect();
@@ -340,9 +348,9 @@ where
     let ms = crate::timing::interleaved_all(a.rounds, &mut refs);
     let ark = ms[cells.len()];
     let mut out = format!(
-        "msm field ops on {}: zkaccel's Pippenger (no GLV split) on 2^{} bases, full scalars ({} interleaved rounds; {})\n",
+        "msm field ops on {}: zkaccel's Pippenger (no GLV split) on {} bases, full scalars ({} interleaved rounds; {})\n",
         a.curve,
-        a.log_n,
+        a.n,
         a.rounds,
         zkaccel_ff::kernel_summary()
     );

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The Bulletproofs verification multiproduct on secp256k1: zkaccel's MSM
+# (`Auto`) and arkworks' at the term counts a verifier meets, with
+# libsecp256k1's own `bench_ecmult` as the anchor.
+#
+#   scripts/secp256k1-multiproduct.sh [ROUNDS]
+#
+# Term counts: 141 (one 64-bit range proof, about 2N + 2 log2 N terms for
+# N = 64 bits), 270 (two aggregated), 526 (about four aggregated), 1218 (a
+# batch of 64 single proofs: the 2N + 2 generator terms shared, 2 log2 N + 5
+# per proof). zkaccel and arkworks run
+# interleaved in one process (`compare msm --terms`, ROUNDS rounds, default
+# 15, medians, the result checked equal to arkworks'), with every core and
+# again with one thread (RAYON_NUM_THREADS=1), since libsecp256k1 is
+# single-threaded.
+#
+# libsecp256k1 comes from Debian's source pool (the upstream 0.5.0 release
+# tarball, its SHA-256 checked), built with its own CMake defaults (x86-64
+# assembly, ECMULT_WINDOW_SIZE 15, -O2) into target/peers/. Its
+# `bench_ecmult` prints the time per point of `secp256k1_ecmult_multi_var`
+# (its own Strauss/Pippenger choice) at n = i * 2^p points, i = 9..16,
+# each with G as one more term; the time at our term counts is read off
+# the two sizes around them, interpolated per point, times the terms.
+# Run it on an idle machine: the libsecp256k1 run takes a minute or two.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-15}
+terms=(141 270 526 1218)
+
+version=0.5.0
+sha256=13b70138be52d7a23bdf0ea39ed79799a30eb855f2ed82c028357f6432cd536b
+dir=target/peers/libsecp256k1-$version
+bench=$dir/build/src/bench_ecmult
+if [ ! -x "$bench" ]; then
+    mkdir -p target/peers
+    tarball=target/peers/libsecp256k1_$version.orig.tar.xz
+    curl -fsSL -o "$tarball" "http://deb.debian.org/debian/pool/main/libs/libsecp256k1/libsecp256k1_$version.orig.tar.xz"
+    echo "$sha256  $tarball" | sha256sum -c --quiet
+    tar xJf "$tarball" -C target/peers
+    cmake -S "$dir" -B "$dir/build" -DSECP256K1_BUILD_BENCHMARK=ON -DSECP256K1_BUILD_TESTS=OFF \
+        -DSECP256K1_BUILD_EXHAUSTIVE_TESTS=OFF -DSECP256K1_BUILD_CTIME_TESTS=OFF >/dev/null
+    cmake --build "$dir/build" --target bench_ecmult >/dev/null
+fi
+cargo build --release --quiet --example compare
+
+grep -m1 'model name' /proc/cpuinfo || true
+echo "kernel-relevant CPU flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')"
+echo "ZKACCEL_KERNEL=${ZKACCEL_KERNEL:-(unset: the best this CPU runs)}; commit $(git rev-parse --short HEAD); $(nproc) cores"
+
+# libsecp256k1: microseconds per point (the Avg column) by total points.
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+"$bench" | awk -F, '/^ecmult_multi_[0-9]+p_g/ {
+    n = $1; sub(/^ecmult_multi_/, "", n); sub(/p_g.*/, "", n)
+    gsub(/ /, "", $3); print n + 1, $3 }' >"$table"
+
+secp_ms() {
+    awk -v t="$1" '{ n[NR] = $1; us[NR] = $2 }
+        END {
+            for (i = 1; i < NR; i++) if (n[i] <= t && t <= n[i + 1]) {
+                per = us[i] + (us[i + 1] - us[i]) * (t - n[i]) / (n[i + 1] - n[i])
+                printf "%.3f %d-%d", per * t / 1000, n[i], n[i + 1]; exit
+            }
+            print "nan none"
+        }' "$table"
+}
+
+field() { sed -E "s/.*\"$1\": ([0-9.]+).*/\1/" <<<"$2"; }
+
+echo "secp256k1 multiproduct, full-width scalars; zkaccel and arkworks: $rounds interleaved rounds, medians"
+printf '| terms | threads | zkaccel Auto | arkworks | arkworks / zkaccel | libsecp256k1 (1 thread) | libsecp256k1 / zkaccel |\n'
+printf '|---:|---|---:|---:|---:|---:|---:|\n'
+for t in "${terms[@]}"; do
+    read -r lib sizes <<<"$(secp_ms "$t")"
+    for threads in all 1; do
+        if [ "$threads" = 1 ]; then
+            json=$(RAYON_NUM_THREADS=1 ./target/release/examples/compare msm --curve secp256k1 --terms "$t" --rounds "$rounds" --json)
+        else
+            json=$(./target/release/examples/compare msm --curve secp256k1 --terms "$t" --rounds "$rounds" --json)
+        fi
+        if ! grep -q '"results_equal": true' <<<"$json"; then
+            echo "zkaccel's MSM differs from arkworks': $json" >&2
+            exit 1
+        fi
+        z=$(field zkaccel_ms "$json") a=$(field arkworks_ms "$json")
+        awk -v t="$t" -v th="$threads" -v z="$z" -v a="$a" -v l="$lib" -v s="$sizes" 'BEGIN {
+            printf "| %d | %s | %.3f ms | %.3f ms | %.2fx | %.3f ms (from %s) | %.2fx |\n", t, th, z, a, a / z, l, s, l / z }'
+    done
+done
