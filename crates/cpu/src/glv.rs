@@ -18,9 +18,9 @@
 //! scalars and the halves' width.
 //!
 //! The split is exact only for points of the prime-order subgroup, so the
-//! MSM uses it on curves whose every point is (cofactor 1): BN254 G1,
-//! BLS12-381 G1 (its subgroup points), and secp256k1, whose endomorphism
-//! arkworks 0.6 does not implement ([`secp256k1`] holds it).
+//! MSM uses it on curves whose every point is (cofactor 1): BN254 G1 and
+//! secp256k1, whose endomorphism arkworks 0.6 does not implement
+//! ([`secp256k1`] holds it).
 
 use ark_ec::scalar_mul::glv::GLVConfig;
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
