@@ -37,9 +37,14 @@ if [ ! -x "$bench" ]; then
     curl -fsSL -o "$tarball" "http://deb.debian.org/debian/pool/main/libs/libsecp256k1/libsecp256k1_$version.orig.tar.xz"
     echo "$sha256  $tarball" | sha256sum -c --quiet
     tar xJf "$tarball" -C target/peers
-    cmake -S "$dir" -B "$dir/build" -DSECP256K1_BUILD_BENCHMARK=ON -DSECP256K1_BUILD_TESTS=OFF \
-        -DSECP256K1_BUILD_EXHAUSTIVE_TESTS=OFF -DSECP256K1_BUILD_CTIME_TESTS=OFF >/dev/null
-    cmake --build "$dir/build" --target bench_ecmult >/dev/null
+    log=target/peers/libsecp256k1-build.log
+    if ! { cmake -S "$dir" -B "$dir/build" -DSECP256K1_BUILD_BENCHMARK=ON -DSECP256K1_BUILD_TESTS=OFF \
+        -DSECP256K1_BUILD_EXHAUSTIVE_TESTS=OFF -DSECP256K1_BUILD_CTIME_TESTS=OFF &&
+        cmake --build "$dir/build" --target bench_ecmult; } >"$log" 2>&1; then
+        cat "$log" >&2
+        echo "secp256k1-multiproduct.sh: building libsecp256k1's bench_ecmult failed" >&2
+        exit 1
+    fi
 fi
 cargo build --release --quiet --example compare
 
