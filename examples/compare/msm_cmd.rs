@@ -44,14 +44,23 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         ],
         &["--json", "--prepared", "--packed"],
     )?;
-    let mut a = Args {
+    let log_n: u32 = f.num("--log-n", 16)?;
+    let rounds: usize = f.num("--rounds", 7)?;
+    if log_n > 24 || rounds == 0 {
+        return Err("--log-n must be at most 24 and --rounds at least 1".into());
+    }
+    let n: usize = f.num("--terms", 1usize << log_n)?;
+    if n == 0 || n > 1 << 24 {
+        return Err("--terms must be 1 to 2^24".into());
+    }
+    let a = Args {
         curve: f.str("--curve", "bn254-g1"),
-        log_n: f.num("--log-n", 16)?,
-        n: 0,
+        log_n,
+        n,
         density: f.str("--density", "1"),
         bits: f.num("--bits", 0)?,
         algorithm: f.str("--algorithm", "auto"),
-        rounds: f.num("--rounds", 7)?,
+        rounds,
         prepared: f.has("--prepared"),
         packed: f.has("--packed"),
         backend: f.str("--backend", "cpu"),
@@ -60,13 +69,6 @@ fn parse(rest: &[String]) -> Result<Args, String> {
     };
     if a.packed && (a.prepared || a.backend != "cpu" || a.algorithm != "auto") {
         return Err("--packed runs the CPU's Auto only".into());
-    }
-    if a.log_n > 24 || a.rounds == 0 {
-        return Err("--log-n must be at most 24 and --rounds at least 1".into());
-    }
-    a.n = f.num("--terms", 1usize << a.log_n)?;
-    if a.n == 0 || a.n > 1 << 24 {
-        return Err("--terms must be 1 to 2^24".into());
     }
     Ok(a)
 }
@@ -206,8 +208,8 @@ where
     );
     Ok(if a.json {
         format!(
-            "{{\"workload\": \"msm-packed\", \"params\": {{\"curve\": \"{}\", \"log_n\": {}, \"density\": \"{}\", \"bits\": {}, \"rounds\": {}}}, \"packed_ms\": {:.4}, \"slice_ms\": {:.4}, \"arkworks_ms\": {:.4}, \"packed_over_slice\": {:.4}, \"results_equal\": {equal}}}\n",
-            a.curve, a.log_n, a.density, a.bits, a.rounds, t[0], t[1], t[2], t[0] / t[1]
+            "{{\"workload\": \"msm-packed\", \"params\": {{\"curve\": \"{}\", \"log_n\": {}, \"terms\": {}, \"density\": \"{}\", \"bits\": {}, \"rounds\": {}}}, \"packed_ms\": {:.4}, \"slice_ms\": {:.4}, \"arkworks_ms\": {:.4}, \"packed_over_slice\": {:.4}, \"results_equal\": {equal}}}\n",
+            a.curve, a.log_n, a.n, a.density, a.bits, a.rounds, t[0], t[1], t[2], t[0] / t[1]
         )
     } else {
         format!(
