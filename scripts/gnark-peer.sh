@@ -18,6 +18,7 @@
 # fallback kernels (adx, portable).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 usage="usage: scripts/gnark-peer.sh msm CURVE LOG_N [PAIRS] | ntt LOG_N [PAIRS]"
 op=${1:?$usage}
 shift
@@ -51,24 +52,17 @@ mkdir -p target/peers
 (cd peers/gnark && go build -o "../../$bin" .)
 cargo build --release --quiet --example compare
 
-grep -m1 'model name' /proc/cpuinfo || true
-echo "kernel-relevant CPU flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')"
-echo "ZKACCEL_KERNEL=${ZKACCEL_KERNEL:-(unset: the best this CPU runs)}; commit $(git rev-parse --short HEAD)"
+machine_info
 
 gn=() gn_alone=() zk=() ark=()
 for ((i = 0; i < pairs; i++)); do
     read -r g g_alone <<<"$("$bin" "${peer_args[@]}" -log-n "$log_n" -rounds 3)"
     gn+=("$g")
     gn_alone+=("${g_alone:-}")
-    json=$(./target/release/examples/compare "${compare_args[@]}" --log-n "$log_n" --rounds 3 --json)
-    if ! grep -q '"results_equal": true' <<<"$json"; then
-        echo "zkaccel's result differs from arkworks': $json" >&2
-        exit 1
-    fi
-    zk+=("$(sed -E 's/.*"zkaccel_ms": ([0-9.]+).*/\1/' <<<"$json")")
-    ark+=("$(sed -E 's/.*"arkworks_ms": ([0-9.]+).*/\1/' <<<"$json")")
+    json=$(compare_json "${compare_args[@]}" --log-n "$log_n" --rounds 3)
+    zk+=("$(json_field zkaccel_ms "$json")")
+    ark+=("$(json_field arkworks_ms "$json")")
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 g=$(median "${gn[@]}") z=$(median "${zk[@]}") a=$(median "${ark[@]}")
 echo "$what ($pairs alternating pairs, medians)"
 awk -v g="$g" -v z="$z" -v a="$a" 'BEGIN {

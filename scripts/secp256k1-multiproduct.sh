@@ -24,6 +24,7 @@
 # Run it on an idle machine: the libsecp256k1 run takes a minute or two.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 rounds=${1:-15}
 terms=(141 270 526 1218)
 
@@ -48,9 +49,7 @@ if [ ! -x "$bench" ]; then
 fi
 cargo build --release --quiet --example compare
 
-grep -m1 'model name' /proc/cpuinfo || true
-echo "kernel-relevant CPU flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -xE 'adx|bmi2|avx2|avx512f|avx512ifma' | tr '\n' ' ')"
-echo "ZKACCEL_KERNEL=${ZKACCEL_KERNEL:-(unset: the best this CPU runs)}; commit $(git rev-parse --short HEAD); $(nproc) cores"
+machine_info
 
 # libsecp256k1: microseconds per point (the Avg column) by total points.
 table=$(mktemp)
@@ -70,24 +69,16 @@ secp_ms() {
         }' "$table"
 }
 
-field() { sed -E "s/.*\"$1\": ([0-9.]+).*/\1/" <<<"$2"; }
-
 echo "secp256k1 multiproduct, full-width scalars; zkaccel and arkworks: $rounds interleaved rounds, medians"
 printf '| terms | threads | zkaccel Auto | arkworks | arkworks / zkaccel | libsecp256k1 (1 thread) | libsecp256k1 / zkaccel |\n'
 printf '|---:|---|---:|---:|---:|---:|---:|\n'
 for t in "${terms[@]}"; do
     read -r lib sizes <<<"$(secp_ms "$t")"
-    for threads in all 1; do
-        if [ "$threads" = 1 ]; then
-            json=$(RAYON_NUM_THREADS=1 ./target/release/examples/compare msm --curve secp256k1 --terms "$t" --rounds "$rounds" --json)
-        else
-            json=$(./target/release/examples/compare msm --curve secp256k1 --terms "$t" --rounds "$rounds" --json)
-        fi
-        if ! grep -q '"results_equal": true' <<<"$json"; then
-            echo "zkaccel's MSM differs from arkworks': $json" >&2
-            exit 1
-        fi
-        z=$(field zkaccel_ms "$json") a=$(field arkworks_ms "$json")
+    # RAYON_NUM_THREADS=0 is rayon's default: every core.
+    for threads in 0 1; do
+        json=$(RAYON_NUM_THREADS=$threads compare_json msm --curve secp256k1 --terms "$t" --rounds "$rounds")
+        z=$(json_field zkaccel_ms "$json") a=$(json_field arkworks_ms "$json")
+        [ "$threads" = 0 ] && threads=all
         awk -v t="$t" -v th="$threads" -v z="$z" -v a="$a" -v l="$lib" -v s="$sizes" 'BEGIN {
             printf "| %d | %s | %.3f ms | %.3f ms | %.2fx | %.3f ms (from %s) | %.2fx |\n", t, th, z, a, a / z, l, s, l / z }'
     done
