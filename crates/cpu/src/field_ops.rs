@@ -4,7 +4,7 @@
 //!
 //! | type | arithmetic | where |
 //! |---|---|---|
-//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's BMI2/ADX assembly (four- and six-limb moduli with a spare bit), the AVX-512 IFMA lanes for BN254's bucket additions | BN254 and BLS12-381 on x86-64 with BMI2/ADX |
+//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's BMI2/ADX assembly (four- and six-limb moduli with a spare bit), the AVX-512 IFMA lanes for the bucket additions of BN254 and BLS12-381 (G1 and G2) | BN254 and BLS12-381 on x86-64 with BMI2/ADX |
 //! | [`PortableOps`], [`PortableFp2Ops`] | zkaccel-ff's branch-free kernels in plain Rust | every CPU: the fallback of the above, and secp256k1 and P-256 |
 //! | [`Plain`] | arkworks' operators | any field; a user's own curve |
 //! | [`Counting`] | arkworks' operators, counted | tests of the formulas' costs |
@@ -101,7 +101,8 @@ pub fn chord_batch<F: Field, O: FieldOps<F>>(
 ///
 /// On CPUs with AVX-512 IFMA it also adds affine points in bulk
 /// ([`FieldOps::add_affine_batch`], eight additions per vector with
-/// zkaccel-ff's `ifma` lanes): the bucket accumulation of the Pippenger MSM.
+/// zkaccel-ff's `ifma` lanes: five 52-bit limbs for four-limb fields, eight
+/// for six-limb ones): the bucket accumulation of the Pippenger MSM.
 #[derive(Clone, Copy, Debug)]
 pub struct AdxOps(Kernels);
 
@@ -184,7 +185,7 @@ impl<F: MontField> FieldOps<F> for AdxOps {
     }
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
-        F::ADX_MUL && self.0.has_lanes()
+        (F::ADX_MUL || F::ADX_MUL6) && self.0.has_lanes()
     }
     fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F]) {
         #[cfg(target_arch = "x86_64")]
@@ -202,8 +203,8 @@ impl<F: MontField> FieldOps<F> for AdxOps {
 /// squaring when the non-residue is -1), component-wise additions.
 ///
 /// On CPUs with AVX-512 IFMA it also adds affine points in bulk where the
-/// non-residue is -1 (BN254's Fq2: G2's bucket accumulation), eight per
-/// vector pair.
+/// non-residue is -1 (BN254's and BLS12-381's Fq2: G2's bucket
+/// accumulation), eight per vector pair.
 #[derive(Clone, Copy, Debug)]
 pub struct AdxFp2Ops(Kernels);
 
@@ -254,7 +255,7 @@ where
     }
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
-        P::Fp::ADX_MUL && self.0.has_lanes() && P::NONRESIDUE == -P::Fp::ONE
+        (P::Fp::ADX_MUL || P::Fp::ADX_MUL6) && self.0.has_lanes() && P::NONRESIDUE == -P::Fp::ONE
     }
     fn add_affine_batch(
         &mut self,

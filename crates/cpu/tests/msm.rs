@@ -328,18 +328,28 @@ fn bn254_batch_kernels_agree() {
     }
 }
 
-/// The bucket method on the six-limb ADX kernels (BLS12-381's Fq and Fq2,
-/// what `Auto` runs there on CPUs with BMI2/ADX).
+/// The bucket method on the six-limb kernels (BLS12-381's Fq and Fq2, what
+/// `Auto` runs there), with the AVX-512 IFMA bulk additions (eight-limb
+/// lanes) where the CPU has them and with the ADX kernel alone.
 #[test]
-fn bls12_381_adx_kernels_agree() {
+fn bls12_381_batch_kernels_agree() {
     use zkaccel_cpu::{AdxFp2Ops, AdxOps};
-    match (AdxOps::without_lanes(), AdxFp2Ops::without_lanes()) {
-        (Some(g1), Some(g2)) => {
-            ops_agree::<ark_bls12_381::g1::Config, _>(g1, 1 << 12, "bls12-381 g1");
-            ops_agree::<ark_bls12_381::g2::Config, _>(g2, 1 << 10, "bls12-381 g2");
+    type G1 = ark_bls12_381::g1::Config;
+    type G2 = ark_bls12_381::g2::Config;
+    match (
+        AdxOps::new(),
+        AdxOps::without_lanes(),
+        AdxFp2Ops::new(),
+        AdxFp2Ops::without_lanes(),
+    ) {
+        (Some(l1), Some(s1), Some(l2), Some(s2)) => {
+            ops_agree::<G1, _>(l1, 1 << 12, "bls12-381 g1 lanes");
+            ops_agree::<G1, _>(s1, 1 << 12, "bls12-381 g1 scalar");
+            ops_agree::<G2, _>(l2, 1 << 10, "bls12-381 g2 lanes");
+            ops_agree::<G2, _>(s2, 1 << 10, "bls12-381 g2 scalar");
         }
         _ => {
-            let _ = writeln!(std::io::stderr(), "SKIPPED: bls12_381_adx_kernels_agree (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
+            let _ = writeln!(std::io::stderr(), "SKIPPED: bls12_381_batch_kernels_agree (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
         }
     }
 }

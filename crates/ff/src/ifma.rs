@@ -1,23 +1,26 @@
 //! Eight field elements at a time with AVX-512 IFMA (`vpmadd52luq` /
 //! `vpmadd52huq`).
 //!
-//! A [`Lanes`] value holds eight elements of a 4-limb prime field, one per
-//! 64-bit lane, as five limbs of 52 bits (radix 2^52, 260 bits). Each lane
-//! holds the same Montgomery-form integer arkworks stores (`x * 2^256 mod p`),
-//! only split differently, so packing and unpacking are shifts. Values are
-//! kept lazily reduced in `[0, 2p)`; [`unpack`] reduces fully.
+//! A [`Lanes`] value holds eight elements of a prime field, one per 64-bit
+//! lane, as `L` limbs of 52 bits: five (260 bits) for four-limb fields such
+//! as BN254's, eight (416 bits) for six-limb ones such as BLS12-381's Fq.
+//! Each lane holds the same Montgomery-form integer arkworks stores (`x * R
+//! mod p`, `R = 2^256` or `2^384`), only split differently, so packing and
+//! unpacking are shifts. Values are kept lazily reduced in `[0, 2p)`;
+//! [`unpack`] reduces fully.
 //!
-//! Multiplication is Montgomery's with `R' = 2^260` (five 52-bit digits):
-//! `mul(a, b) = a * b * 2^-260 mod p`. Data stays in arkworks' form when the
-//! other factor is given in the "R' form" `w * 2^260 mod p`
-//! ([`to_r260`]): `mul(x * 2^256, w * 2^260) = x * w * 2^256`. Two R'-form
-//! values multiply to an R'-form value, so twiddle chains stay in R' form.
+//! Multiplication is Montgomery's with `R' = 2^(52 L)` (`L` 52-bit digits):
+//! `mul(a, b) = a * b / R' mod p`. Data stays in arkworks' form when the
+//! other factor is given in the "R' form" `w * R' mod p` ([`to_r260`],
+//! [`to_rprime`]): `mul(x R, w R') = x w R`. Two R'-form values multiply to
+//! an R'-form value, so twiddle chains stay in R' form.
 //!
-//! Bounds: for `a < 2p`, `b < 2p` and `p < 2^256`, the Montgomery loop
-//! returns `a * b / 2^260 + m * p / 2^260 < 4p^2 / 2^260 + p < 2p`: no final
-//! subtraction is needed, and every limb is normalised to 52 bits before it
-//! can be read by the next multiplication (IFMA reads only 52 bits of each
-//! operand).
+//! Bounds: for `a < 2p`, `b < 2p` and `4p < R'`, the Montgomery loop returns
+//! `a * b / R' + m * p / R' < 4p^2 / R' + p < 2p`: no final subtraction is
+//! needed, and every limb is normalised to 52 bits before it can be read by
+//! the next multiplication (IFMA reads only 52 bits of each operand). The
+//! loop adds at most four 52-bit values to a limb per digit, so the limbs
+//! stay below `4 L 2^52 <= 2^57` before the final normalisation.
 //!
 //! On the reference machine (Ice Lake server, 2.3 GHz) one lane
 //! multiplication costs about 3.4 ns against 16 ns for the BMI2/ADX kernel
@@ -25,8 +28,10 @@
 //! products).
 //!
 //! Every function is `unsafe` with the same contract: the CPU supports
-//! AVX-512F and AVX-512IFMA ([`Ifma::detect`]), and the field has four limbs
-//! ([`MontField::ADX_MUL`]). Callers hold an [`Ifma`] token as the proof.
+//! AVX-512F and AVX-512IFMA ([`Ifma::detect`]), and the field fits the lane
+//! width: four limbs with [`MontField::ADX_MUL`] in five 52-bit limbs, six
+//! limbs with [`MontField::ADX_MUL6`] in eight ([`lanes_fit`]). Callers hold
+//! an [`Ifma`] token as the proof.
 
 use core::arch::x86_64::*;
 
@@ -35,10 +40,30 @@ use crate::MontField;
 const MASK52: u64 = (1 << 52) - 1;
 
 /// Eight field elements, limb-major: `0[k]` holds limb `k` (52 bits) of the
-/// eight elements.
+/// eight elements; `L` limbs (five for four-limb fields, the default; eight
+/// for six-limb fields).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
-pub struct Lanes(pub [__m512i; 5]);
+pub struct Lanes<const L: usize = 5>(pub [__m512i; L]);
+
+/// The 52-bit limb count of the lanes that hold `F`: 5 for four-limb fields
+/// with [`MontField::ADX_MUL`], 8 for six-limb fields with
+/// [`MontField::ADX_MUL6`], `None` for other fields.
+pub fn lanes_fit<F: MontField>() -> Option<usize> {
+    if F::ADX_MUL {
+        Some(5)
+    } else if F::ADX_MUL6 {
+        Some(8)
+    } else {
+        None
+    }
+}
+
+/// `52 L - 64 N`: the bits `R'` has above arkworks' `R` (4 for BN254, 32
+/// for BLS12-381's Fq).
+const fn rprime_shift<F: MontField, const L: usize>() -> u32 {
+    (52 * L - 64 * F::LIMBS) as u32
+}
 
 /// Whether this CPU has AVX-512F and AVX-512IFMA (whatever `ZKACCEL_KERNEL`
 /// says: [`Ifma::detect`] honours it).
@@ -69,17 +94,24 @@ impl Ifma {
         qy: &[F],
     ) -> bool {
         let n = px.len();
-        if !F::ADX_MUL || py.len() != n || qx.len() != n || qy.len() != n {
+        if py.len() != n || qx.len() != n || qy.len() != n {
             return false;
         }
-        // SAFETY: `self` proves the CPU features; four limbs; equal lengths.
-        unsafe { add_affine_batch(px, py, qx, qy, &Consts::of::<F>()) };
+        match lanes_fit::<F>() {
+            // SAFETY: `self` proves the CPU features; the field fits five
+            // (eight) limbs; equal lengths.
+            Some(5) => unsafe { add_affine_batch(px, py, qx, qy, &Consts::<5>::of::<F>()) },
+            // SAFETY: as above.
+            Some(8) => unsafe { add_affine_batch(px, py, qx, qy, &Consts::<8>::of::<F>()) },
+            _ => return false,
+        }
         true
     }
 
     /// [`add_affine_batch_fp2`] as a safe call: `false`, touching nothing,
-    /// unless `P::Fp` has four limbs, the non-residue is -1 and the slices
-    /// have equal lengths.
+    /// unless `P::Fp` fits the lanes ([`lanes_fit`]: BN254's and
+    /// BLS12-381's Fq), the non-residue is -1 and the slices have equal
+    /// lengths.
     pub fn add_affine_batch_fp2<P: ark_ff::Fp2Config>(
         self,
         px: &mut [ark_ff::Fp2<P>],
@@ -92,84 +124,103 @@ impl Ifma {
     {
         use ark_ff::One;
         let n = px.len();
-        if !P::Fp::ADX_MUL
-            || P::NONRESIDUE != -P::Fp::one()
-            || py.len() != n
-            || qx.len() != n
-            || qy.len() != n
-        {
+        if P::NONRESIDUE != -P::Fp::one() || py.len() != n || qx.len() != n || qy.len() != n {
             return false;
         }
-        // SAFETY: `self` proves the CPU features; the checks above.
-        unsafe { add_affine_batch_fp2(px, py, qx, qy) };
+        match lanes_fit::<P::Fp>() {
+            // SAFETY: `self` proves the CPU features; the checks above.
+            Some(5) => unsafe { add_affine_batch_fp2::<P, 5>(px, py, qx, qy) },
+            // SAFETY: as above.
+            Some(8) => unsafe { add_affine_batch_fp2::<P, 8>(px, py, qx, qy) },
+            _ => return false,
+        }
         true
     }
 }
 
-/// The modulus of a field in the lane representation.
+/// The modulus of a field in the lane representation (`L` 52-bit limbs).
 #[derive(Clone, Copy, Debug)]
-pub struct Consts {
-    p: [u64; 5],
-    p2: [u64; 5],
+pub struct Consts<const L: usize = 5> {
+    p: [u64; L],
+    p2: [u64; L],
     /// `-p^-1 mod 2^52`.
     pinv: u64,
 }
 
-impl Consts {
-    /// The constants of `F` (a field with [`MontField::ADX_MUL`]).
+impl<const L: usize> Consts<L> {
+    /// The constants of `F`, a field that fits `L` limbs ([`lanes_fit`]).
     pub fn of<F: MontField>() -> Self {
-        let p = F::MODULUS;
-        let p4: [u64; 4] = core::array::from_fn(|i| p.as_ref().get(i).copied().unwrap_or(0));
-        let mut twice = [0u64; 4];
+        let modulus = F::MODULUS;
+        let mut p = [0u64; 8];
+        p[..F::LIMBS].copy_from_slice(modulus.as_ref());
+        // 2p, one bit longer (the carry lands in limb LIMBS).
+        let mut twice = [0u64; 8];
         let mut carry = 0u64;
-        for i in 0..4 {
-            twice[i] = (p4[i] << 1) | carry;
-            carry = p4[i] >> 63;
+        for (t, &w) in twice.iter_mut().zip(&p) {
+            *t = (w << 1) | carry;
+            carry = w >> 63;
         }
         // Newton's iteration for p^-1 mod 2^64 (p is odd).
         let mut inv = 1u64;
         for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p4[0].wrapping_mul(inv)));
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
         }
         Consts {
-            p: split52(&p4, 0),
-            p2: split52(&twice, carry),
+            p: split52(&p),
+            p2: split52(&twice),
             pinv: inv.wrapping_neg() & MASK52,
         }
     }
 }
 
-/// 256 bits (plus bit 256 in `top`) as five 52-bit limbs.
-fn split52(x: &[u64; 4], top: u64) -> [u64; 5] {
-    [
-        x[0] & MASK52,
-        ((x[0] >> 52) | (x[1] << 12)) & MASK52,
-        ((x[1] >> 40) | (x[2] << 24)) & MASK52,
-        ((x[2] >> 28) | (x[3] << 36)) & MASK52,
-        (x[3] >> 16) | (top << 48),
-    ]
+/// The integer with 64-bit limbs `x` (little-endian, zero past its
+/// length) as `L` limbs of 52 bits; the last limb takes every bit left.
+#[inline(always)]
+fn split52<const L: usize>(x: &[u64; 8]) -> [u64; L] {
+    core::array::from_fn(|k| {
+        let (w, sh) = ((52 * k) / 64, (52 * k) % 64);
+        let mut v = x[w] >> sh;
+        if sh > 0 && w + 1 < 8 {
+            v |= x[w + 1] << (64 - sh);
+        }
+        if k + 1 < L {
+            v & MASK52
+        } else {
+            v
+        }
+    })
 }
 
-/// Five normalised 52-bit limbs of a value below 2^256 as four 64-bit limbs.
-fn join52(y: &[u64; 5]) -> [u64; 4] {
-    [
-        y[0] | (y[1] << 52),
-        (y[1] >> 12) | (y[2] << 40),
-        (y[2] >> 24) | (y[3] << 28),
-        (y[3] >> 36) | (y[4] << 16),
-    ]
-}
-
-/// `x * 2^260 mod p` for the Montgomery-form element `x` (that is, the
-/// element's value times `2^260`, the form [`mul`]'s second factor takes),
-/// as 52-bit limbs.
-pub fn to_r260<F: MontField>(x: &F) -> [u64; 5] {
-    // x * 2^256 -> x * 2^260: four doublings.
-    let mut y = *x;
-    for _ in 0..4 {
-        y.double_in_place();
+/// `L` normalised 52-bit limbs as 64-bit limbs (the first `M`).
+#[inline(always)]
+fn join52<const L: usize, const M: usize>(y: &[u64; L]) -> [u64; M] {
+    let mut out = [0u64; M];
+    for (k, &limb) in y.iter().enumerate() {
+        let (w, sh) = ((52 * k) / 64, (52 * k) % 64);
+        if w < M {
+            out[w] |= limb << sh;
+        }
+        if sh > 12 && w + 1 < M {
+            out[w + 1] |= limb >> (64 - sh);
+        }
     }
-    split52(&y.mont_limbs(), 0)
+    out
+}
+
+/// `x * 2^260 mod p` for the Montgomery-form element `x` of a four-limb
+/// field (that is, the element's value times `2^260`, the form [`mul`]'s
+/// second factor takes), as 52-bit limbs.
+pub fn to_r260<F: MontField>(x: &F) -> [u64; 5] {
+    to_rprime::<F, 5>(x)
+}
+
+/// `x * R' mod p` (`R' = 2^(52 L)`) for the Montgomery-form element `x` of a
+/// field that fits `L` limbs ([`lanes_fit`]), as 52-bit limbs: the form of
+/// [`mul`]'s second factor that keeps the first in arkworks' form.
+pub fn to_rprime<F: MontField, const L: usize>(x: &F) -> [u64; L] {
+    // x R -> x R': times 2^(52 L - 64 N).
+    let y = *x * F::from(1u64 << rprime_shift::<F, L>());
+    split52(&y.mont_words::<8>())
 }
 
 /// The same 52-bit limbs in all eight lanes.
@@ -178,19 +229,29 @@ pub fn to_r260<F: MontField>(x: &F) -> [u64; 5] {
 /// See the [module docs](self).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn splat(limbs: &[u64; 5]) -> Lanes {
+pub unsafe fn splat<const L: usize>(limbs: &[u64; L]) -> Lanes<L> {
     Lanes(core::array::from_fn(|k| _mm512_set1_epi64(limbs[k] as i64)))
 }
 
-/// Eight elements (arkworks' Montgomery form, fully reduced) as lanes.
+/// Eight elements (arkworks' Montgomery form, fully reduced) as lanes of
+/// `L` limbs (`ifma::pack::<F, 5>` for a four-limb field).
 ///
 /// # Safety
 /// See the [module docs](self).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn pack<F: MontField>(xs: [&F; 8]) -> Lanes {
-    // SAFETY: same features.
-    unsafe { from_limbs(&xs.map(|x| split52(&x.mont_limbs(), 0))) }
+pub unsafe fn pack<F: MontField, const L: usize>(xs: [&F; 8]) -> Lanes<L> {
+    let mut rows = [[0u64; 8]; L];
+    for (l, x) in xs.iter().enumerate() {
+        let limbs: [u64; L] = split52(&x.mont_words::<8>());
+        for k in 0..L {
+            rows[k][l] = limbs[k];
+        }
+    }
+    // SAFETY: each row is 8 u64 = 64 bytes; unaligned loads.
+    Lanes(core::array::from_fn(|k| unsafe {
+        _mm512_loadu_si512(rows[k].as_ptr().cast())
+    }))
 }
 
 /// Eight values given as 52-bit limbs (as [`to_r260`] returns them), one
@@ -200,8 +261,8 @@ pub unsafe fn pack<F: MontField>(xs: [&F; 8]) -> Lanes {
 /// See the [module docs](self).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn from_limbs(values: &[[u64; 5]; 8]) -> Lanes {
-    let limbs: [[u64; 8]; 5] = core::array::from_fn(|k| core::array::from_fn(|l| values[l][k]));
+pub unsafe fn from_limbs<const L: usize>(values: &[[u64; L]; 8]) -> Lanes<L> {
+    let limbs: [[u64; 8]; L] = core::array::from_fn(|k| core::array::from_fn(|l| values[l][k]));
     // SAFETY: each row is 8 u64 = 64 bytes; unaligned loads.
     Lanes(core::array::from_fn(|k| unsafe {
         _mm512_loadu_si512(limbs[k].as_ptr().cast())
@@ -214,31 +275,32 @@ pub unsafe fn from_limbs(values: &[[u64; 5]; 8]) -> Lanes {
 /// See the [module docs](self); `v` must come from this module's functions.
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn unpack<F: MontField>(v: &Lanes, c: &Consts) -> [F; 8] {
-    let r = sub_if_ge(v, &c.p);
-    let mut limbs = [[0u64; 8]; 5];
-    for k in 0..5 {
+pub unsafe fn unpack<F: MontField, const L: usize>(v: &Lanes<L>, c: &Consts<L>) -> [F; 8] {
+    // SAFETY: same features.
+    let r = unsafe { sub_if_ge(v, &c.p) };
+    let mut limbs = [[0u64; 8]; L];
+    for k in 0..L {
         // SAFETY: 64-byte rows; unaligned stores.
         unsafe { _mm512_storeu_si512(limbs[k].as_mut_ptr().cast(), r.0[k]) };
     }
-    core::array::from_fn(|l| {
-        F::from_mont_limbs(join52(&[
-            limbs[0][l],
-            limbs[1][l],
-            limbs[2][l],
-            limbs[3][l],
-            limbs[4][l],
-        ]))
-    })
+    let mut out = [F::ZERO; 8];
+    for (l, o) in out.iter_mut().enumerate() {
+        let mut y = [0u64; L];
+        for k in 0..L {
+            y[k] = limbs[k][l];
+        }
+        *o = F::from_mont_words(join52::<L, 8>(&y));
+    }
+    out
 }
 
 /// Propagates the carries of limbs holding signed values (arithmetic shifts);
 /// the top limb keeps the sign.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn normalise_signed(t: &mut [__m512i; 5]) {
+unsafe fn normalise_signed<const L: usize>(t: &mut [__m512i; L]) {
     let mask = _mm512_set1_epi64(MASK52 as i64);
-    for j in 0..4 {
+    for j in 0..L - 1 {
         t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srai_epi64(t[j], 52));
         t[j] = _mm512_and_si512(t[j], mask);
     }
@@ -247,12 +309,12 @@ unsafe fn normalise_signed(t: &mut [__m512i; 5]) {
 /// `t` if `t < m`, else `t - m`, for normalised `t < 2m`.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn sub_if_ge(t: &Lanes, m: &[u64; 5]) -> Lanes {
-    let mut d: [__m512i; 5] =
+unsafe fn sub_if_ge<const L: usize>(t: &Lanes<L>, m: &[u64; L]) -> Lanes<L> {
+    let mut d: [__m512i; L] =
         core::array::from_fn(|k| _mm512_sub_epi64(t.0[k], _mm512_set1_epi64(m[k] as i64)));
     // SAFETY: same features.
     unsafe { normalise_signed(&mut d) };
-    let negative = _mm512_cmplt_epi64_mask(d[4], _mm512_setzero_si512());
+    let negative = _mm512_cmplt_epi64_mask(d[L - 1], _mm512_setzero_si512());
     Lanes(core::array::from_fn(|k| {
         _mm512_mask_blend_epi64(negative, d[k], t.0[k])
     }))
@@ -264,9 +326,9 @@ unsafe fn sub_if_ge(t: &Lanes, m: &[u64; 5]) -> Lanes {
 /// See the [module docs](self).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn add(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
+pub unsafe fn add<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, c: &Consts<L>) -> Lanes<L> {
     // a + b - 2p, normalised; add 2p back where it went negative.
-    let mut d: [__m512i; 5] = core::array::from_fn(|k| {
+    let mut d: [__m512i; L] = core::array::from_fn(|k| {
         _mm512_sub_epi64(
             _mm512_add_epi64(a.0[k], b.0[k]),
             _mm512_set1_epi64(c.p2[k] as i64),
@@ -283,8 +345,8 @@ pub unsafe fn add(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
 /// See the [module docs](self).
 #[inline]
 #[target_feature(enable = "avx512f")]
-pub unsafe fn sub(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
-    let mut d: [__m512i; 5] = core::array::from_fn(|k| _mm512_sub_epi64(a.0[k], b.0[k]));
+pub unsafe fn sub<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, c: &Consts<L>) -> Lanes<L> {
+    let mut d: [__m512i; L] = core::array::from_fn(|k| _mm512_sub_epi64(a.0[k], b.0[k]));
     // SAFETY: same features.
     unsafe { add_back_if_negative(&mut d, &c.p2) };
     Lanes(d)
@@ -294,60 +356,82 @@ pub unsafe fn sub(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
 /// where the value is negative.
 #[inline]
 #[target_feature(enable = "avx512f")]
-unsafe fn add_back_if_negative(d: &mut [__m512i; 5], m: &[u64; 5]) {
+unsafe fn add_back_if_negative<const L: usize>(d: &mut [__m512i; L], m: &[u64; L]) {
     // SAFETY: same features.
     unsafe { normalise_signed(d) };
-    let negative = _mm512_cmplt_epi64_mask(d[4], _mm512_setzero_si512());
-    for k in 0..5 {
+    let negative = _mm512_cmplt_epi64_mask(d[L - 1], _mm512_setzero_si512());
+    for k in 0..L {
         d[k] = _mm512_mask_add_epi64(d[k], negative, d[k], _mm512_set1_epi64(m[k] as i64));
     }
     // SAFETY: same features.
     unsafe { normalise_signed(d) };
 }
 
-/// `a * b * 2^-260 mod p`, in `[0, 2p)` for `a, b < 2p`.
+/// `a * b / R' mod p` (`R' = 2^(52 L)`), in `[0, 2p)` for `a, b < 2p`.
 ///
 /// # Safety
 /// See the [module docs](self).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn mul(a: &Lanes, b: &Lanes, c: &Consts) -> Lanes {
-    let z = _mm512_setzero_si512();
-    let p: [__m512i; 5] = core::array::from_fn(|k| _mm512_set1_epi64(c.p[k] as i64));
-    let pinv = _mm512_set1_epi64(c.pinv as i64);
-    // t[j] accumulates digit j of the running sum without carrying: each
-    // iteration adds at most four 52-bit values per limb, so the limbs stay
-    // below 2^57.
-    let mut t = [z; 6];
-    for i in 0..5 {
-        let bi = b.0[i];
-        for j in 0..5 {
-            t[j] = _mm512_madd52lo_epu64(t[j], a.0[j], bi);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.0[j], bi);
+pub unsafe fn mul<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, c: &Consts<L>) -> Lanes<L> {
+    // SAFETY: same features.
+    unsafe { mul_inline(a, b, c) }
+}
+
+/// [`mul`]'s body, always inlined: the callers with the features enabled
+/// (the batch additions' arithmetic) get it inline whatever the inliner
+/// thinks of its size, which a `#[target_feature]` function cannot ask for.
+///
+/// # Safety
+/// As for [`mul`]; only called from functions with the features enabled.
+#[inline(always)]
+unsafe fn mul_inline<const L: usize>(a: &Lanes<L>, b: &Lanes<L>, c: &Consts<L>) -> Lanes<L> {
+    const { assert!(L >= 2 && L <= 8, "lanes of 2 to 8 limbs") };
+    // SAFETY (whole body): the caller has the features enabled.
+    unsafe {
+        let z = _mm512_setzero_si512();
+        let p: [__m512i; L] = core::array::from_fn(|k| _mm512_set1_epi64(c.p[k] as i64));
+        let pinv = _mm512_set1_epi64(c.pinv as i64);
+        // t[j] accumulates digit j of the running sum without carrying: each
+        // iteration adds at most four 52-bit values per limb, so the limbs
+        // stay below 4 L 2^52 <= 2^57. Digits L + 1 and up stay zero (the
+        // array has room for the largest L, 8).
+        let mut t = [z; 9];
+        for i in 0..L {
+            let bi = b.0[i];
+            for j in 0..L {
+                t[j] = _mm512_madd52lo_epu64(t[j], a.0[j], bi);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.0[j], bi);
+            }
+            // m = t0 * (-p^-1) mod 2^52 makes t + m p divisible by 2^52.
+            let m = _mm512_madd52lo_epu64(z, t[0], pinv);
+            for j in 0..L {
+                t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
+                t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
+            }
+            // Shift down one digit, carrying digit 0's excess into digit 1.
+            let carry = _mm512_srli_epi64(t[0], 52);
+            t = core::array::from_fn(|j| match j {
+                0 => _mm512_add_epi64(t[1], carry),
+                j if j < L => t[j + 1],
+                _ => z,
+            });
         }
-        // m = t0 * (-p^-1) mod 2^52 makes t + m p divisible by 2^52.
-        let m = _mm512_madd52lo_epu64(z, t[0], pinv);
-        for j in 0..5 {
-            t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        for j in 0..L - 1 {
+            t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+            t[j] = _mm512_and_si512(t[j], mask);
         }
-        let carry = _mm512_srli_epi64(t[0], 52);
-        t = [_mm512_add_epi64(t[1], carry), t[2], t[3], t[4], t[5], z];
+        Lanes(core::array::from_fn(|j| t[j]))
     }
-    let mask = _mm512_set1_epi64(MASK52 as i64);
-    for j in 0..4 {
-        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
-        t[j] = _mm512_and_si512(t[j], mask);
-    }
-    Lanes([t[0], t[1], t[2], t[3], t[4]])
 }
 
 /// The operations [`chords`] needs, on eight elements of a field `F` at a
 /// time: the base field ([`Base`], one [`Lanes`]) or its quadratic extension
 /// with non-residue -1 ([`Quadratic`], two). Products of two arkworks-form
-/// values carry a factor `2^256 / 2^260` (see the [module docs](self)), the
-/// same for every component, which [`chords`] accounts for.
-trait Arith8 {
+/// values carry a factor `R / R'` (see the [module docs](self)), the same
+/// for every component, which [`chords`] accounts for.
+trait Arith8<const L: usize> {
     type F: ark_ff::Field;
     type V: Copy;
     unsafe fn pack(&self, xs: [&Self::F; 8]) -> Self::V;
@@ -355,63 +439,61 @@ trait Arith8 {
     unsafe fn sub(&self, a: &Self::V, b: &Self::V) -> Self::V;
     unsafe fn mul(&self, a: &Self::V, b: &Self::V) -> Self::V;
     /// Every component times the integer constant `k` (52-bit limbs).
-    unsafe fn mul_int(&self, a: &Self::V, k: &Lanes) -> Self::V;
+    unsafe fn mul_int(&self, a: &Self::V, k: &Lanes<L>) -> Self::V;
 }
 
-/// [`Arith8`] for a four-limb prime field.
-struct Base<F> {
-    c: Consts,
+/// [`Arith8`] for a prime field that fits `L` limbs.
+struct Base<F, const L: usize> {
+    c: Consts<L>,
     _f: core::marker::PhantomData<F>,
 }
 
-impl<F: MontField> Arith8 for Base<F> {
+impl<F: MontField, const L: usize> Arith8<L> for Base<F, L> {
     type F = F;
-    type V = Lanes;
+    type V = Lanes<L>;
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn pack(&self, xs: [&F; 8]) -> Lanes {
+    unsafe fn pack(&self, xs: [&F; 8]) -> Lanes<L> {
         // SAFETY: same features.
         unsafe { pack(xs) }
     }
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn unpack(&self, v: &Lanes) -> [F; 8] {
+    unsafe fn unpack(&self, v: &Lanes<L>) -> [F; 8] {
         // SAFETY: same features.
         unsafe { unpack(v, &self.c) }
     }
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn sub(&self, a: &Lanes, b: &Lanes) -> Lanes {
+    unsafe fn sub(&self, a: &Lanes<L>, b: &Lanes<L>) -> Lanes<L> {
         // SAFETY: same features.
         unsafe { sub(a, b, &self.c) }
     }
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn mul(&self, a: &Lanes, b: &Lanes) -> Lanes {
-        // SAFETY: same features.
-        unsafe { mul(a, b, &self.c) }
+    #[inline(always)]
+    unsafe fn mul(&self, a: &Lanes<L>, b: &Lanes<L>) -> Lanes<L> {
+        // SAFETY: only called from `chords`, which has the features.
+        unsafe { mul_inline(a, b, &self.c) }
     }
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn mul_int(&self, a: &Lanes, k: &Lanes) -> Lanes {
-        // SAFETY: same features.
-        unsafe { mul(a, k, &self.c) }
+    #[inline(always)]
+    unsafe fn mul_int(&self, a: &Lanes<L>, k: &Lanes<L>) -> Lanes<L> {
+        // SAFETY: as above.
+        unsafe { mul_inline(a, k, &self.c) }
     }
 }
 
-/// [`Arith8`] for `Fp2<P>` with non-residue -1 (BN254's Fq2): Karatsuba
-/// products (three base multiplications).
-struct Quadratic<P> {
-    c: Consts,
+/// [`Arith8`] for `Fp2<P>` with non-residue -1 (BN254's and BLS12-381's
+/// Fq2): Karatsuba products (three base multiplications).
+struct Quadratic<P, const L: usize> {
+    c: Consts<L>,
     _p: core::marker::PhantomData<P>,
 }
 
-impl<P: ark_ff::Fp2Config> Arith8 for Quadratic<P>
+impl<P: ark_ff::Fp2Config, const L: usize> Arith8<L> for Quadratic<P, L>
 where
     P::Fp: MontField,
 {
     type F = ark_ff::Fp2<P>;
-    type V = (Lanes, Lanes);
+    type V = (Lanes<L>, Lanes<L>);
     #[inline]
     #[target_feature(enable = "avx512f,avx512ifma")]
     unsafe fn pack(&self, xs: [&Self::F; 8]) -> Self::V {
@@ -437,24 +519,22 @@ where
         // SAFETY: same features.
         unsafe { (sub(&a.0, &b.0, &self.c), sub(&a.1, &b.1, &self.c)) }
     }
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
+    #[inline(always)]
     unsafe fn mul(&self, a: &Self::V, b: &Self::V) -> Self::V {
         let c = &self.c;
-        // SAFETY: same features.
+        // SAFETY: only called from `chords`, which has the features.
         unsafe {
-            let v0 = mul(&a.0, &b.0, c);
-            let v1 = mul(&a.1, &b.1, c);
-            let s = mul(&add(&a.0, &a.1, c), &add(&b.0, &b.1, c), c);
+            let v0 = mul_inline(&a.0, &b.0, c);
+            let v1 = mul_inline(&a.1, &b.1, c);
+            let s = mul_inline(&add(&a.0, &a.1, c), &add(&b.0, &b.1, c), c);
             // (a0 + a1 u)(b0 + b1 u) with u^2 = -1.
             (sub(&v0, &v1, c), sub(&sub(&s, &v0, c), &v1, c))
         }
     }
-    #[inline]
-    #[target_feature(enable = "avx512f,avx512ifma")]
-    unsafe fn mul_int(&self, a: &Self::V, k: &Lanes) -> Self::V {
-        // SAFETY: same features.
-        unsafe { (mul(&a.0, k, &self.c), mul(&a.1, k, &self.c)) }
+    #[inline(always)]
+    unsafe fn mul_int(&self, a: &Self::V, k: &Lanes<L>) -> Self::V {
+        // SAFETY: only called from `chords`, which has the features.
+        unsafe { (mul_inline(&a.0, k, &self.c), mul_inline(&a.1, k, &self.c)) }
     }
 }
 
@@ -469,31 +549,42 @@ where
 /// conversion of `λ` to R' form, `λ^2` and `λ (x_p - x_3)`.
 ///
 /// # Safety
-/// See the [module docs](self); all slices have the same length.
+/// See the [module docs](self) (`F` fits `L` limbs: [`lanes_fit`]); all
+/// slices have the same length.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn add_affine_batch<F: MontField>(
+pub unsafe fn add_affine_batch<F: MontField, const L: usize>(
     px: &mut [F],
     py: &mut [F],
     qx: &[F],
     qy: &[F],
-    c: &Consts,
+    c: &Consts<L>,
 ) {
     let base = Base {
         c: *c,
         _f: core::marker::PhantomData::<F>,
     };
     // SAFETY: same features; forwarded contract.
-    unsafe { chords(&base, px, py, qx, qy, &F::from(256u64).mont_limbs()) }
+    unsafe {
+        chords(
+            &base,
+            px,
+            py,
+            qx,
+            qy,
+            rprime_shift::<F, L>(),
+            &ratio_squared::<F, L>(),
+        )
+    }
 }
 
-/// [`add_affine_batch`] over `Fp2<P>` whose non-residue is -1 (BN254's
-/// Fq2, the base field of G2).
+/// [`add_affine_batch`] over `Fp2<P>` whose non-residue is -1 (BN254's and
+/// BLS12-381's Fq2, the base fields of G2).
 ///
 /// # Safety
-/// As for [`add_affine_batch`], with `P::Fp` of four limbs and
+/// As for [`add_affine_batch`], with `P::Fp` fitting `L` limbs and
 /// `P::NONRESIDUE == -1`.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub unsafe fn add_affine_batch_fp2<P: ark_ff::Fp2Config>(
+pub unsafe fn add_affine_batch_fp2<P: ark_ff::Fp2Config, const L: usize>(
     px: &mut [ark_ff::Fp2<P>],
     py: &mut [ark_ff::Fp2<P>],
     qx: &[ark_ff::Fp2<P>],
@@ -502,24 +593,42 @@ pub unsafe fn add_affine_batch_fp2<P: ark_ff::Fp2Config>(
     P::Fp: MontField,
 {
     let quad = Quadratic {
-        c: Consts::of::<P::Fp>(),
+        c: Consts::<L>::of::<P::Fp>(),
         _p: core::marker::PhantomData::<P>,
     };
     // SAFETY: same features; forwarded contract.
-    unsafe { chords(&quad, px, py, qx, qy, &P::Fp::from(256u64).mont_limbs()) }
+    unsafe {
+        chords(
+            &quad,
+            px,
+            py,
+            qx,
+            qy,
+            rprime_shift::<P::Fp, L>(),
+            &ratio_squared::<P::Fp, L>(),
+        )
+    }
 }
 
-/// The chord additions of [`add_affine_batch`] on any [`Arith8`];
-/// `two_264` holds the limbs of `2^264 mod p` (the stored form of 256).
+/// The stored form of `(R'/R)^2` in `F` (`R'/R = 2^shift`), as 52-bit
+/// limbs: the factor that takes an arkworks-form value to R' form.
+fn ratio_squared<F: MontField, const L: usize>() -> [u64; L] {
+    let k = F::from(1u128 << (2 * rprime_shift::<F, L>()));
+    split52(&k.mont_words::<8>())
+}
+
+/// The chord additions of [`add_affine_batch`] on any [`Arith8`]; `R' / R`
+/// is `2^shift`, and `to_rp` holds [`ratio_squared`].
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn chords<A: Arith8>(
+unsafe fn chords<A: Arith8<L>, const L: usize>(
     a: &A,
     px: &mut [A::F],
     py: &mut [A::F],
     qx: &[A::F],
     qy: &[A::F],
-    two_264: &[u64; 4],
+    shift: u32,
+    to_rp: &[u64; L],
 ) {
     let n = px.len();
     debug_assert!(py.len() == n && qx.len() == n && qy.len() == n);
@@ -534,6 +643,7 @@ unsafe fn chords<A: Arith8>(
     let gather = |s: &[A::F], i: usize, pad: &A::F| unsafe {
         a.pack(core::array::from_fn(|l| s.get(i + l).unwrap_or(pad)))
     };
+    let r_ratio = A::F::from(1u64 << shift);
     // SAFETY (whole body): the features are enabled for this function.
     unsafe {
         let mut dx = Vec::with_capacity(groups);
@@ -543,8 +653,8 @@ unsafe fn chords<A: Arith8>(
             let i = 8 * t;
             let d = a.sub(&gather(qx, i, &one), &gather(px, i, &zero));
             dy.push(a.sub(&gather(qy, i, &zero), &gather(py, i, &zero)));
-            // Stored prefix_t = (d_0 ... d_t) R / 16^t: each product of two
-            // R-form values picks up a factor 2^256 / 2^260.
+            // Stored prefix_t = (d_0 ... d_t) R / (R'/R)^t: each product of
+            // two R-form values picks up a factor R / R'.
             let pre = match prefix.last() {
                 Some(last) => a.mul(last, &d),
                 None => d,
@@ -552,17 +662,16 @@ unsafe fn chords<A: Arith8>(
             prefix.push(pre);
             dx.push(d);
         }
-        // The eight chain products as arkworks values (d_0 ... d_T) / 16^T;
-        // their inverses times 16^(T+1) start the way back, which then
-        // yields every 1/d_t in R' form.
+        // The eight chain products as arkworks values (d_0 ... d_T) /
+        // (R'/R)^T; their inverses times R'/R start the way back, which
+        // then yields every 1/d_t in R' form.
         let last = groups - 1;
         let mut tops: [A::F; 8] = a.unpack(&prefix[last]);
         ark_ff::batch_inversion(&mut tops);
-        let sixteen = A::F::from(16u64);
-        let tops = tops.map(|v| v * sixteen);
+        let tops = tops.map(|v| v * r_ratio);
         let mut inv = a.pack(each(&tops));
-        // mul(x R, 2^264 mod p) = x R * 16 = x R' (R' form).
-        let to_r260 = splat(&split52(two_264, 0));
+        // mul(x R, (R'/R)^2 R) = x R' (R' form).
+        let to_rp = splat(to_rp);
         for t in (0..groups).rev() {
             let d_inv = if t > 0 {
                 let d_inv = a.mul(&inv, &prefix[t - 1]);
@@ -578,7 +687,7 @@ unsafe fn chords<A: Arith8>(
                 gather(py, i, &zero),
             );
             let lambda = a.mul(&dy[t], &d_inv);
-            let lambda_r = a.mul_int(&lambda, &to_r260);
+            let lambda_r = a.mul_int(&lambda, &to_rp);
             let x3 = a.sub(&a.sub(&a.mul(&lambda, &lambda_r), &xp), &xq);
             let y3 = a.sub(&a.mul(&lambda_r, &a.sub(&xp, &x3)), &yp);
             let (x3, y3) = (a.unpack(&x3), a.unpack(&y3));

@@ -95,6 +95,14 @@ pub trait MontField: PrimeField + FftField {
     /// others zero), without reduction: `limbs` must encode a value below
     /// the modulus.
     fn from_mont_limbs(limbs: [u64; 4]) -> Self;
+    /// The first `M` Montgomery-form limbs as arkworks stores them (zero
+    /// past [`MontField::LIMBS`]): any limb count, for kernels written over
+    /// several (the IFMA lanes of four- and six-limb fields).
+    fn mont_words<const M: usize>(&self) -> [u64; M];
+    /// The element whose Montgomery-form limbs are the first
+    /// [`MontField::LIMBS`] of `words` (the rest must be zero), without
+    /// reduction: they must encode a value below the modulus.
+    fn from_mont_words<const M: usize>(words: [u64; M]) -> Self;
 }
 
 /// The modulus limbs and `-p^-1 mod 2^64`, as the assembly kernels read
@@ -264,6 +272,19 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
             *o = l;
         }
         Fp::new_unchecked(ark_ff::BigInt(out))
+    }
+
+    #[inline(always)]
+    fn mont_words<const M: usize>(&self) -> [u64; M] {
+        core::array::from_fn(|i| self.0 .0.get(i).copied().unwrap_or(0))
+    }
+
+    #[inline(always)]
+    fn from_mont_words<const M: usize>(words: [u64; M]) -> Self {
+        debug_assert!(words.iter().skip(N).all(|&w| w == 0));
+        Fp::new_unchecked(ark_ff::BigInt(core::array::from_fn(|i| {
+            words.get(i).copied().unwrap_or(0)
+        })))
     }
 
     #[inline(always)]

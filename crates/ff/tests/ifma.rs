@@ -24,31 +24,41 @@ fn values<F: MontField>(seed: u64) -> Vec<F> {
     vals
 }
 
-fn pack8<F: MontField>(_: Ifma, xs: &[F]) -> Lanes {
-    // SAFETY: the token proves the CPU features; F has four limbs.
+fn pack8<F: MontField, const L: usize>(_: Ifma, xs: &[F]) -> Lanes<L> {
+    assert_eq!(ifma::lanes_fit::<F>(), Some(L));
+    // SAFETY: the token proves the CPU features; F fits L limbs.
     unsafe { ifma::pack(core::array::from_fn(|l| &xs[l])) }
 }
 
-fn unpack8<F: MontField>(_: Ifma, v: &Lanes, c: &Consts) -> [F; 8] {
+fn unpack8<F: MontField, const L: usize>(_: Ifma, v: &Lanes<L>, c: &Consts<L>) -> [F; 8] {
     // SAFETY: as above.
     unsafe { ifma::unpack(v, c) }
 }
 
-fn check<F: MontField>(token: Ifma, seed: u64) {
-    assert!(F::ADX_MUL);
-    let c = Consts::of::<F>();
+/// Every lane operation on `F` in lanes of `L` limbs; `R'/R = 2^shift`.
+fn check<F: MontField, const L: usize>(token: Ifma, seed: u64, shift: u32) {
+    let c = Consts::<L>::of::<F>();
     let vals = values::<F>(seed);
-    let twiddles: Vec<[u64; 5]> = vals.iter().map(ifma::to_r260).collect();
+    let twiddles: Vec<[u64; L]> = vals.iter().map(ifma::to_rprime::<F, L>).collect();
+    if L == 5 {
+        // The four-limb helper is the same conversion.
+        for v in &vals {
+            assert_eq!(ifma::to_r260(v)[..], ifma::to_rprime::<F, L>(v)[..]);
+        }
+    }
     for (ci, a) in vals.chunks(8).enumerate() {
         let va = pack8(token, a);
-        assert_eq!(unpack8::<F>(token, &va, &c), <[F; 8]>::try_from(a).unwrap());
+        assert_eq!(
+            unpack8::<F, L>(token, &va, &c),
+            <[F; 8]>::try_from(a).unwrap()
+        );
         for (bi, b) in vals.chunks(8).enumerate().step_by(3) {
             let vb = pack8(token, b);
             // SAFETY: as above.
             let (sum, diff) = unsafe { (ifma::add(&va, &vb, &c), ifma::sub(&va, &vb, &c)) };
             let (sum, diff) = (
-                unpack8::<F>(token, &sum, &c),
-                unpack8::<F>(token, &diff, &c),
+                unpack8::<F, L>(token, &sum, &c),
+                unpack8::<F, L>(token, &diff, &c),
             );
             for l in 0..8 {
                 assert_eq!(sum[l], a[l] + b[l]);
@@ -59,24 +69,24 @@ fn check<F: MontField>(token: Ifma, seed: u64) {
             let f = vals[bi * 8 + ci % 8];
             // SAFETY: as above.
             let prod = unsafe { ifma::mul(&va, &ifma::splat(w), &c) };
-            let prod = unpack8::<F>(token, &prod, &c);
+            let prod = unpack8::<F, L>(token, &prod, &c);
             for l in 0..8 {
                 assert_eq!(prod[l], a[l] * f);
             }
         }
     }
-    // Two R'-form factors give the R'-form product: (a b) * 2^4 read back.
-    let sixteen = F::from(16u64);
+    // Two R'-form factors give the R'-form product: (a b) * R'/R read back.
+    let ratio = F::from(1u64 << shift);
     for (a, b) in vals.iter().zip(vals.iter().rev()) {
         // SAFETY: as above.
         let p = unsafe {
             ifma::mul(
-                &ifma::splat(&ifma::to_r260(a)),
-                &ifma::splat(&ifma::to_r260(b)),
+                &ifma::splat(&ifma::to_rprime::<F, L>(a)),
+                &ifma::splat(&ifma::to_rprime::<F, L>(b)),
                 &c,
             )
         };
-        assert_eq!(unpack8::<F>(token, &p, &c)[3], *a * b * sixteen);
+        assert_eq!(unpack8::<F, L>(token, &p, &c)[3], *a * b * ratio);
     }
     // Random chains: every result stays in [0, 2p) and feeds the next step.
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xabcd);
@@ -102,7 +112,7 @@ fn check<F: MontField>(token: Ifma, seed: u64) {
                     expect.iter_mut().for_each(|e| *e = e.double());
                 }
                 _ => {
-                    let w = ifma::to_r260(&other[0]);
+                    let w = ifma::to_rprime::<F, L>(&other[0]);
                     lanes = ifma::mul(&lanes, &ifma::splat(&w), &c);
                     expect.iter_mut().for_each(|e| *e *= other[0]);
                 }
@@ -110,13 +120,13 @@ fn check<F: MontField>(token: Ifma, seed: u64) {
         }
         if step % 97 == 0 {
             assert_eq!(
-                unpack8::<F>(token, &lanes, &c).to_vec(),
+                unpack8::<F, L>(token, &lanes, &c).to_vec(),
                 expect,
                 "step {step}"
             );
         }
     }
-    assert_eq!(unpack8::<F>(token, &lanes, &c).to_vec(), expect);
+    assert_eq!(unpack8::<F, L>(token, &lanes, &c).to_vec(), expect);
 }
 
 #[test]
@@ -125,81 +135,121 @@ fn lanes_match_arkworks() {
         let _ = writeln!(std::io::stderr(), "SKIPPED: lanes_match_arkworks (this CPU lacks AVX-512 IFMA, or ZKACCEL_KERNEL caps it)");
         return;
     };
-    check::<ark_bn254::Fr>(token, 1);
-    check::<ark_bn254::Fq>(token, 2);
-    check::<ark_bls12_381::Fr>(token, 3);
+    check::<ark_bn254::Fr, 5>(token, 1, 4);
+    check::<ark_bn254::Fq, 5>(token, 2, 4);
+    check::<ark_bls12_381::Fr, 5>(token, 3, 4);
+    // Six-limb fields in eight 52-bit limbs (R' = 2^416, R = 2^384).
+    check::<ark_bls12_381::Fq, 8>(token, 4, 32);
+    check::<ark_bls12_377::Fq, 8>(token, 5, 32);
+    // Fields that fit no lane width.
+    assert_eq!(ifma::lanes_fit::<ark_secp256k1::Fq>(), None);
+    assert_eq!(ifma::lanes_fit::<ark_secp256r1::Fq>(), None);
 }
 
 /// Batched affine additions equal arkworks' `P + Q` for every batch length
-/// around the lane width, on random BN254 G1 points (`P != ±Q`).
-#[test]
-fn affine_batch_matches_arkworks() {
-    use ark_bn254::{Fq, G1Affine, G1Projective};
+/// around the lane width, on random points (`P != ±Q`), through the safe
+/// call (which picks the lane width) and, for `L`, the unsafe one.
+fn affine_batch<C: ark_ec::short_weierstrass::SWCurveConfig, const L: usize>(token: Ifma, seed: u64)
+where
+    C::BaseField: MontField,
+{
+    use ark_ec::short_weierstrass::{Affine, Projective};
     use ark_ec::{AffineRepr, CurveGroup};
     use ark_ff::UniformRand;
-    let Some(_token) = Ifma::detect() else {
-        let _ = writeln!(std::io::stderr(), "SKIPPED: affine_batch_matches_arkworks (this CPU lacks AVX-512 IFMA, or ZKACCEL_KERNEL caps it)");
-        return;
-    };
-    let c = Consts::of::<Fq>();
-    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let c = Consts::<L>::of::<C::BaseField>();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for n in [0usize, 1, 2, 7, 8, 9, 15, 16, 17, 100, 256] {
-        let p: Vec<G1Affine> = (0..n)
-            .map(|_| G1Projective::rand(&mut rng).into_affine())
+        let p: Vec<Affine<C>> = (0..n)
+            .map(|_| Projective::<C>::rand(&mut rng).into_affine())
             .collect();
-        let q: Vec<G1Affine> = (0..n)
-            .map(|_| G1Projective::rand(&mut rng).into_affine())
+        let q: Vec<Affine<C>> = (0..n)
+            .map(|_| Projective::<C>::rand(&mut rng).into_affine())
             .collect();
-        let (mut px, mut py): (Vec<Fq>, Vec<Fq>) = p.iter().map(|a| (a.x, a.y)).unzip();
-        let (qx, qy): (Vec<Fq>, Vec<Fq>) = q.iter().map(|a| (a.x, a.y)).unzip();
-        // SAFETY: the token proves the CPU features; Fq has four limbs.
-        unsafe { ifma::add_affine_batch(&mut px, &mut py, &qx, &qy, &c) };
+        let (px, py): (Vec<_>, Vec<_>) = p.iter().map(|a| (a.x, a.y)).unzip();
+        let (qx, qy): (Vec<_>, Vec<_>) = q.iter().map(|a| (a.x, a.y)).unzip();
+        let (mut ux, mut uy) = (px.clone(), py.clone());
+        assert_eq!(ifma::lanes_fit::<C::BaseField>(), Some(L));
+        // SAFETY: the token proves the CPU features; the field fits L limbs.
+        unsafe { ifma::add_affine_batch(&mut ux, &mut uy, &qx, &qy, &c) };
+        let (mut sx, mut sy) = (px, py);
+        assert!(token.add_affine_batch(&mut sx, &mut sy, &qx, &qy));
         for i in 0..n {
             let want = (p[i].into_group() + q[i]).into_affine();
-            assert_eq!((px[i], py[i]), (want.x, want.y), "n = {n}, i = {i}");
+            assert_eq!((ux[i], uy[i]), (want.x, want.y), "n = {n}, i = {i}");
+            assert_eq!((sx[i], sy[i]), (want.x, want.y), "n = {n}, i = {i}");
         }
     }
 }
 
-/// The same over BN254's Fq2 (G2's base field): random G2 points.
 #[test]
-fn affine_batch_fp2_matches_arkworks() {
-    use ark_bn254::{Fq2, G2Affine, G2Projective};
-    use ark_ec::{AffineRepr, CurveGroup};
-    use ark_ff::UniformRand;
+fn affine_batch_matches_arkworks() {
     let Some(token) = Ifma::detect() else {
-        let _ = writeln!(std::io::stderr(), "SKIPPED: affine_batch_fp2_matches_arkworks (this CPU lacks AVX-512 IFMA, or ZKACCEL_KERNEL caps it)");
+        let _ = writeln!(std::io::stderr(), "SKIPPED: affine_batch_matches_arkworks (this CPU lacks AVX-512 IFMA, or ZKACCEL_KERNEL caps it)");
         return;
     };
-    let mut rng = ChaCha8Rng::seed_from_u64(10);
+    affine_batch::<ark_bn254::g1::Config, 5>(token, 9);
+    affine_batch::<ark_bls12_381::g1::Config, 8>(token, 11);
+    affine_batch::<ark_bls12_377::g1::Config, 8>(token, 12);
+    // Refused, untouched: a field no lane width fits, unequal lengths.
+    use ark_secp256k1::Fq;
+    let mut x = vec![Fq::from(3u64); 2];
+    let mut y = x.clone();
+    assert!(!token.add_affine_batch(&mut x, &mut y, &[Fq::from(5u64); 2], &[Fq::from(7u64); 2]));
+    assert!(!token.add_affine_batch(&mut x, &mut y, &[Fq::from(5u64)], &[Fq::from(7u64)]));
+    assert_eq!(x, vec![Fq::from(3u64); 2]);
+}
+
+/// The same over `Fp2` with non-residue -1 (G2's base field), through the
+/// safe call.
+fn affine_batch_fp2<C, P>(token: Ifma, seed: u64)
+where
+    P: ark_ff::Fp2Config,
+    P::Fp: MontField,
+    C: ark_ec::short_weierstrass::SWCurveConfig<BaseField = ark_ff::Fp2<P>>,
+{
+    use ark_ec::short_weierstrass::{Affine, Projective};
+    use ark_ec::{AffineRepr, CurveGroup};
+    use ark_ff::UniformRand;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for n in [0usize, 1, 7, 8, 9, 33, 256] {
-        let p: Vec<G2Affine> = (0..n)
-            .map(|_| G2Projective::rand(&mut rng).into_affine())
+        let p: Vec<Affine<C>> = (0..n)
+            .map(|_| Projective::<C>::rand(&mut rng).into_affine())
             .collect();
-        let q: Vec<G2Affine> = (0..n)
-            .map(|_| G2Projective::rand(&mut rng).into_affine())
+        let q: Vec<Affine<C>> = (0..n)
+            .map(|_| Projective::<C>::rand(&mut rng).into_affine())
             .collect();
-        let (mut px, mut py): (Vec<Fq2>, Vec<Fq2>) = p.iter().map(|a| (a.x, a.y)).unzip();
-        let (qx, qy): (Vec<Fq2>, Vec<Fq2>) = q.iter().map(|a| (a.x, a.y)).unzip();
+        let (mut px, mut py): (Vec<_>, Vec<_>) = p.iter().map(|a| (a.x, a.y)).unzip();
+        let (qx, qy): (Vec<_>, Vec<_>) = q.iter().map(|a| (a.x, a.y)).unzip();
         assert!(token.add_affine_batch_fp2(&mut px, &mut py, &qx, &qy));
         for i in 0..n {
             let want = (p[i].into_group() + q[i]).into_affine();
             assert_eq!((px[i], py[i]), (want.x, want.y), "n = {n}, i = {i}");
         }
     }
+}
+
+#[test]
+fn affine_batch_fp2_matches_arkworks() {
+    let Some(token) = Ifma::detect() else {
+        let _ = writeln!(std::io::stderr(), "SKIPPED: affine_batch_fp2_matches_arkworks (this CPU lacks AVX-512 IFMA, or ZKACCEL_KERNEL caps it)");
+        return;
+    };
+    affine_batch_fp2::<ark_bn254::g2::Config, _>(token, 10);
+    affine_batch_fp2::<ark_bls12_381::g2::Config, _>(token, 13);
     // Refused, untouched: unequal lengths, and a non-residue other than -1
-    // (BLS12-381's Fq2 has -1 too, but six-limb Fq).
+    // (BLS12-377's Fq2 has -5).
+    use ark_bn254::Fq2;
     let mut x = vec![Fq2::from(3u64); 2];
     let mut y = x.clone();
     assert!(!token.add_affine_batch_fp2(&mut x, &mut y, &[Fq2::from(5u64)], &[Fq2::from(7u64)]));
     assert_eq!(x, vec![Fq2::from(3u64); 2]);
-    let mut a = vec![ark_bls12_381::Fq2::from(3u64)];
+    let mut a = vec![ark_bls12_377::Fq2::from(3u64)];
     let mut b = a.clone();
     assert!(!token.add_affine_batch_fp2(
         &mut a,
         &mut b,
-        &[ark_bls12_381::Fq2::from(4u64)],
-        &[ark_bls12_381::Fq2::from(5u64)]
+        &[ark_bls12_377::Fq2::from(4u64)],
+        &[ark_bls12_377::Fq2::from(5u64)]
     ));
-    assert_eq!(a, vec![ark_bls12_381::Fq2::from(3u64)]);
+    assert_eq!(a, vec![ark_bls12_377::Fq2::from(3u64)]);
 }

@@ -148,7 +148,7 @@ unsafe fn column_block<F: MontField>(
         });
         for j1 in 0..n1 {
             let row = j1 * n2 + c0;
-            let mut v = ifma::pack::<F>(core::array::from_fn(|l| &*ptr.at(row + l)));
+            let mut v = ifma::pack::<F, 5>(core::array::from_fn(|l| &*ptr.at(row + l)));
             if let Some((cur, step)) = &mut cur {
                 v = ifma::mul(&v, cur, c);
                 *cur = ifma::mul(cur, step, c);
@@ -210,7 +210,7 @@ unsafe fn row_block<F: MontField>(
         buf.clear();
         buf.reserve_exact(n2);
         for q in 0..n2 {
-            buf.push(ifma::pack::<F>(core::array::from_fn(|l| {
+            buf.push(ifma::pack::<F, 5>(core::array::from_fn(|l| {
                 &*ptr.at((r0 + l) * n2 + q)
             })));
         }
