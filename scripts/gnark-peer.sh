@@ -15,7 +15,12 @@
 # NTT's time depends on the values). gnark's NTT is timed natural order in
 # and out, as ark-poly's and zkaccel's are (its FFT then a bit reversal),
 # and its FFT alone is shown beside. Set ZKACCEL_KERNEL to time zkaccel's
-# fallback kernels (adx, portable).
+# fallback kernels (adx, portable): gnark-crypto then runs without the same
+# instructions, through Go's GODEBUG switches its CPU detection
+# (golang.org/x/sys/cpu) honours: AVX-512 off for adx (its FFT multiplies
+# vectors with AVX-512 IFMA where the CPU has it), ADX and BMI2 off too for
+# portable. The Go runtime may warn that it does not know "avx512"; the
+# switch is for x/sys/cpu, which does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
@@ -53,10 +58,16 @@ mkdir -p target/peers
 cargo build --release --quiet --example compare
 
 machine_info
+case ${ZKACCEL_KERNEL:-} in
+adx) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off ;;
+portable) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off,cpu.adx=off,cpu.bmi2=off ;;
+*) peer_godebug= ;;
+esac
+echo "gnark-crypto: GODEBUG=${peer_godebug:-(unset: every instruction set its CPU detection finds)}"
 
 gn=() gn_alone=() zk=() ark=()
 for ((i = 0; i < pairs; i++)); do
-    read -r g g_alone <<<"$("$bin" "${peer_args[@]}" -log-n "$log_n" -rounds 3)"
+    read -r g g_alone <<<"$(GODEBUG=$peer_godebug "$bin" "${peer_args[@]}" -log-n "$log_n" -rounds 3 2> >(grep -v "unknown cpu feature" >&2))"
     gn+=("$g")
     gn_alone+=("${g_alone:-}")
     json=$(compare_json "${compare_args[@]}" --log-n "$log_n" --rounds 3)
