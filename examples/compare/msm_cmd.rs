@@ -235,8 +235,9 @@ pub fn main(rest: &[String]) -> Result<String, String> {
         "bls12-381-g1" => run::<ark_bls12_381::g1::Config>(&a, None),
         "bls12-381-g2" => run::<ark_bls12_381::g2::Config>(&a, None),
         "secp256k1" => run::<ark_secp256k1::Config>(&a, None),
+        "p256" => run::<ark_secp256r1::Config>(&a, None),
         c => Err(format!(
-            "unknown curve {c:?} (bn254-g1, bn254-g2, bls12-381-g1, bls12-381-g2, secp256k1)"
+            "unknown curve {c:?} (bn254-g1, bn254-g2, bls12-381-g1, bls12-381-g2, secp256k1, p256)"
         )),
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::field_ops::{DetectOps, FieldOps, Plain};
 use crate::scalar_mul::{run_chain, to_affine, unscale, wnaf_mul};
-use crate::{glv, scalar_mul, AdxFp2Ops, AdxOps, DbcError, FormulaSet, Limbs, PortableOps};
+use crate::{glv, scalar_mul, AdxFp2Ops, AdxOps, DbcError, FormulaSet, Limbs};
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 use ark_ff::{PrimeField, Zero};
 use core::fmt;
@@ -115,7 +115,7 @@ pub trait CurveMul: SWCurveConfig {
     /// The field arithmetic of this curve's MSM: zkaccel-ff's assembly
     /// kernels where they cover the base field ([`AdxOps`] for BN254's Fq,
     /// [`AdxFp2Ops`] for its Fq2), its portable kernels where only they do
-    /// ([`PortableOps`], [`PortableFp2Ops`](crate::PortableFp2Ops)), arkworks' operators ([`Plain`])
+    /// ([`PortableOps`](crate::PortableOps), [`PortableFp2Ops`](crate::PortableFp2Ops)), arkworks' operators ([`Plain`])
     /// elsewhere. Used when the CPU supports it ([`DetectOps::detect`]), its
     /// [`DetectOps::Fallback`] otherwise.
     type Ops: FieldOps<Self::BaseField> + DetectOps<Fallback: FieldOps<Self::BaseField>>;
@@ -208,8 +208,11 @@ macro_rules! glv_curves {
 // `true` where arkworks 0.6 overrides `mul_projective` with GLV; the
 // bucket method on zkaccel-ff's assembly, which covers these base fields
 // (BN254's Fq: four limbs, below 2^255; BLS12-381's: six limbs with a spare
-// bit; and their Fp2 for G2). secp256k1 and P-256 (below) take its portable
-// kernels (at least as fast as arkworks' operators in the MSM: docs/msm.md).
+// bit; and their Fp2 for G2). secp256k1 (below) takes its full-width
+// four-limb kernels (the modulus uses the top bit: 1.22x the portable
+// kernels in its MSM), P-256 the portable ones (the same speed there:
+// arkworks' multiplication, which they call for full-width moduli, folds
+// P-256's special limbs as constants).
 glv_curves!(
     ark_bn254::g1::Config => true, AdxOps;
     ark_bn254::g2::Config => false, AdxFp2Ops;
@@ -217,7 +220,7 @@ glv_curves!(
     ark_bls12_381::g2::Config => false, AdxFp2Ops
 );
 impl CurveMul for ark_secp256k1::Config {
-    type Ops = PortableOps;
+    type Ops = AdxOps;
 
     /// The GLV split with zkaccel's own constants ([`glv::secp256k1`]):
     /// arkworks 0.6 has no endomorphism for this curve. Cofactor 1.
@@ -237,7 +240,7 @@ impl CurveMul for ark_secp256k1::Config {
     }
 }
 impl CurveMul for ark_secp256r1::Config {
-    type Ops = PortableOps;
+    type Ops = crate::PortableOps;
 }
 
 /// `k * P` for any integer `k` (little-endian limbs or an arkworks `BigInt`)

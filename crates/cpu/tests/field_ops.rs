@@ -1,6 +1,6 @@
 //! The MSM's field arithmetic ([`PortableOps`], [`PortableFp2Ops`], and the
-//! assembly [`AdxOps`], [`AdxFp2Ops`] where the CPU runs them: the four-limb
-//! and six-limb kernels) equals arkworks' operators and comparisons, on edge values and on random ones, for every base
+//! assembly [`AdxOps`], [`AdxFp2Ops`] where the CPU runs them: the four-limb,
+//! full-width four-limb and six-limb kernels) equals arkworks' operators and comparisons, on edge values and on random ones, for every base
 //! field a curve of zkaccel-cpu runs on: BN254 (four limbs, a spare top bit),
 //! BLS12-381 (six limbs), secp256k1 and P-256 (four full-width limbs), and
 //! the quadratic extensions of BN254 and BLS12-381 (G2).

@@ -16,9 +16,63 @@ for N = 6, exactly what Rust's inline assembly can allocate on x86-64 (rbx
 and rbp are reserved). The final subtraction borrows a, b, lo, hi, rdx and
 the free accumulator as scratch, so a and b are `inout` operands.
 
+With the argument `full` it prints `mont_mul_4_full` instead: four limbs,
+any odd modulus (the top bit may be set: secp256k1, P-256). The running sum
+is then one word and one bit longer (t < 2p < 2^257), so six accumulators
+rotate: after each half-row the carries out of the top limb (CF and OF)
+land in the sixth, zeroed by the `xor` that starts the row; a zero register
+closes the chains, and the final subtraction borrows from the 257th bit.
+
 Usage: python3 mont_mul_asm.py 6 > body.txt
+       python3 mont_mul_asm.py full > body.txt
 """
 import sys
+
+
+def full():
+    out = []
+
+    def e(s):
+        out.append(f'            "{s}",')
+
+    t = ["{r0}", "{r1}", "{r2}", "{r3}", "{r4}", "{r5}"]
+
+    def z(reg):
+        return reg[:-1] + ":e}"
+
+    e("xor {zero:e}, {zero:e}")
+    for reg in t[:5]:
+        e(f"xor {z(reg)}, {z(reg)}")
+    for i in range(4):
+        e(f"mov rdx, qword ptr [{{b}} + {8 * i}]")
+        e(f"xor {z(t[5])}, {z(t[5])}")
+        for src, pre in (("{a}", None), ("{p}", "m")):
+            if pre:
+                e(f"mov rdx, {t[0]}")
+                e("imul rdx, qword ptr [{p} + 32]")
+                e("xor {lo:e}, {lo:e}")
+            for j in range(4):
+                e(f"mulx {{hi}}, {{lo}}, qword ptr [{src} + {8 * j}]")
+                e(f"adox {t[j]}, {{lo}}")
+                e(f"adcx {t[j + 1]}, {{hi}}")
+            e(f"adcx {t[5]}, {{zero}}")
+            e(f"adox {t[4]}, {{zero}}")
+            e(f"adox {t[5]}, {{zero}}")
+        t = t[1:] + t[:1]
+    tmp = ["{lo}", "{hi}", "rdx", "{zero}"]
+    for j in range(4):
+        e(f"mov {tmp[j]}, {t[j]}")
+        e(f"{'sub' if j == 0 else 'sbb'} {tmp[j]}, qword ptr [{{p}} + {8 * j}]")
+    e(f"sbb {t[4]}, 0")
+    for j in range(4):
+        e(f"cmovae {t[j]}, {tmp[j]}")
+    print("\n".join(out))
+    print("// result limbs, low to high:", ", ".join(x.strip("{}") for x in t[:4]))
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "full":
+    full()
+    sys.exit(0)
 
 n = int(sys.argv[1]) if len(sys.argv) > 1 else 6
 w = n + 1

@@ -83,7 +83,8 @@ impl Ifma {
     }
 
     /// [`add_affine_batch`] as a safe call: `false`, touching nothing, for
-    /// fields without [`MontField::ADX_MUL`] or slices of unequal lengths.
+    /// fields no lane width fits ([`lanes_fit`]) or slices of unequal
+    /// lengths.
     /// The points' contract (`px[i] != qx[i]`, no identity) is the
     /// caller's: breaking it gives wrong points, never undefined behaviour.
     pub fn add_affine_batch<F: MontField>(

@@ -60,6 +60,13 @@ pub trait MontField: PrimeField + FftField {
     /// spare bit (BLS12-381 and BLS12-377 Fq); [`MontField::add_asm`] and
     /// [`MontField::sub_asm`] then take their six-limb kernels too.
     const ADX_MUL6: bool;
+    /// Whether [`MontField::mul_adx`] may be used for this field with the
+    /// full-width four-limb kernel: four limbs and a modulus that uses the
+    /// top bit (secp256k1's and P-256's base fields), where the CIOS loop
+    /// carries one more word; [`MontField::add_asm`] then takes a sum that
+    /// may carry out of 256 bits, and [`MontField::sub_asm`] the four-limb
+    /// subtraction (valid for every modulus).
+    const ADX_MUL_FULL: bool;
     /// The number of 64-bit limbs.
     const LIMBS: usize;
     /// Whether the modulus leaves the top bit of its top limb free
@@ -68,25 +75,25 @@ pub trait MontField: PrimeField + FftField {
     /// arkworks' squaring its fast "no-carry" path; otherwise both are
     /// arkworks' general ones.
     const SPARE_BIT: bool;
-    /// `self * other` with the BMI2/ADX assembly kernel (the four-limb or
-    /// the six-limb one).
+    /// `self * other` with the BMI2/ADX assembly kernel (the four-limb,
+    /// full-width four-limb or six-limb one).
     ///
     /// # Safety
-    /// `Self::ADX_MUL` or `Self::ADX_MUL6` must hold and the CPU must
-    /// support BMI2 and ADX ([`adx_supported`]).
+    /// `Self::ADX_MUL`, `Self::ADX_MUL_FULL` or `Self::ADX_MUL6` must hold
+    /// and the CPU must support BMI2 and ADX ([`adx_supported`]).
     unsafe fn mul_adx(&self, other: &Self) -> Self;
     /// `self + other` in x86-64 assembly (carry chain and `cmov`).
     ///
     /// # Safety
-    /// `Self::ADX_MUL` or `Self::ADX_MUL6` must hold (no CPU feature beyond
-    /// x86-64 is needed).
+    /// `Self::ADX_MUL`, `Self::ADX_MUL_FULL` or `Self::ADX_MUL6` must hold
+    /// (no CPU feature beyond x86-64 is needed).
     unsafe fn add_asm(&self, other: &Self) -> Self;
     /// `self - other` in x86-64 assembly (borrow chain, then the modulus
     /// added back under a mask or `cmov`).
     ///
     /// # Safety
-    /// `Self::ADX_MUL` or `Self::ADX_MUL6` must hold (no CPU feature beyond
-    /// x86-64 is needed).
+    /// `Self::ADX_MUL`, `Self::ADX_MUL_FULL` or `Self::ADX_MUL6` must hold
+    /// (no CPU feature beyond x86-64 is needed).
     unsafe fn sub_asm(&self, other: &Self) -> Self;
     /// The first four Montgomery-form limbs as arkworks stores them (the
     /// whole element when `Self::ADX_MUL` holds).
@@ -169,7 +176,7 @@ impl Adx {
     /// `a * b`.
     #[inline(always)]
     pub fn mul<F: MontField>(self, a: &F, b: &F) -> F {
-        if F::ADX_MUL || F::ADX_MUL6 {
+        if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
             // SAFETY: a kernel covers F and `self` exists only where the CPU
             // supports BMI2 and ADX.
             unsafe { a.mul_adx(b) }
@@ -181,7 +188,7 @@ impl Adx {
     /// `a + b`.
     #[inline(always)]
     pub fn add<F: MontField>(self, a: &F, b: &F) -> F {
-        if F::ADX_MUL || F::ADX_MUL6 {
+        if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
             // SAFETY: a kernel covers F (no CPU feature is needed).
             unsafe { a.add_asm(b) }
         } else {
@@ -192,7 +199,7 @@ impl Adx {
     /// `a - b`.
     #[inline(always)]
     pub fn sub<F: MontField>(self, a: &F, b: &F) -> F {
-        if F::ADX_MUL || F::ADX_MUL6 {
+        if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
             // SAFETY: a kernel covers F (no CPU feature is needed).
             unsafe { a.sub_asm(b) }
         } else {
@@ -257,6 +264,8 @@ fn reduce_once<const N: usize>(x: [u64; N], high: u64, p: &[u64; N]) -> [u64; N]
 impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
     const ADX_MUL: bool = cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 0;
     const ADX_MUL6: bool = cfg!(target_arch = "x86_64") && N == 6 && C::CAN_USE_NO_CARRY_MUL_OPT;
+    const ADX_MUL_FULL: bool =
+        cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 1;
     const LIMBS: usize = N;
     const SPARE_BIT: bool = C::CAN_USE_NO_CARRY_MUL_OPT;
 
@@ -298,6 +307,13 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
                 return from_limbs6(unsafe { x86_64::mont_mul_6(a, b, &AsmConsts::<C, N>::PINV6) });
             }
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
+            if Self::ADX_MUL_FULL {
+                // SAFETY: forwarded from the caller (ADX_MUL_FULL and CPU
+                // support).
+                return Self::from_mont_limbs(unsafe {
+                    x86_64::mont_mul_4_full(a, b, &AsmConsts::<C, N>::PINV)
+                });
+            }
             // SAFETY: forwarded from the caller (ADX_MUL and CPU support).
             Self::from_mont_limbs(unsafe { x86_64::mont_mul_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
@@ -318,6 +334,13 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
                 return from_limbs6(unsafe { x86_64::add_6(a, b, &AsmConsts::<C, N>::PINV6) });
             }
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
+            if Self::ADX_MUL_FULL {
+                // SAFETY: ADX_MUL_FULL (from the caller) gives 4 limbs; the
+                // kernel takes any modulus.
+                return Self::from_mont_limbs(unsafe {
+                    x86_64::add_4_full(a, b, &AsmConsts::<C, N>::PINV)
+                });
+            }
             // SAFETY: ADX_MUL (from the caller) gives 4 limbs and p < 2^255.
             Self::from_mont_limbs(unsafe { x86_64::add_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
@@ -337,7 +360,8 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
                 return from_limbs6(unsafe { x86_64::sub_6(a, b, &AsmConsts::<C, N>::PINV6) });
             }
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
-            // SAFETY: ADX_MUL (from the caller) gives 4 limbs.
+            // SAFETY: ADX_MUL or ADX_MUL_FULL (from the caller) gives 4
+            // limbs; the kernel takes any modulus.
             Self::from_mont_limbs(unsafe { x86_64::sub_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]

@@ -31,9 +31,9 @@ fn field_kernels_match_arkworks() {
                 assert_eq!(a.mul_fast(b), *a * b);
                 assert!(a.eq_fast(a));
                 assert_eq!(a.eq_fast(b), a == b);
-                if F::ADX_MUL || F::ADX_MUL6 {
-                    // SAFETY: a kernel (four or six limbs) covers F; the CPU
-                    // check guards mul_adx.
+                if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
+                    // SAFETY: a kernel (four limbs, full-width four limbs or
+                    // six limbs) covers F; the CPU check guards mul_adx.
                     unsafe {
                         assert_eq!(a.add_asm(b), *a + b);
                         assert_eq!(a.sub_asm(b), *a - b);
@@ -44,7 +44,7 @@ fn field_kernels_match_arkworks() {
                 }
             }
         }
-        if (F::ADX_MUL || F::ADX_MUL6) && !adx_supported() {
+        if (F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL) && !adx_supported() {
             let _ = writeln!(
                 std::io::stderr(),
                 "SKIPPED: mul_adx (this CPU lacks BMI2/ADX)"
@@ -56,6 +56,72 @@ fn field_kernels_match_arkworks() {
     check::<ark_bn254::Fq>(3);
     check::<ark_bls12_381::Fq>(4);
     check::<ark_bls12_377::Fq>(5);
+    // Full-width moduli (the top bit set): sums carry out of 256 bits.
+    check::<ark_secp256k1::Fq>(6);
+    check::<ark_secp256k1::Fr>(7);
+    check::<ark_secp256r1::Fq>(8);
+    check::<ark_secp256r1::Fr>(9);
+}
+
+/// The full-width four-limb kernels on many random pairs, and on values
+/// whose limbs are all ones or all zeros but one (the carries out of the
+/// top limb the sixth accumulator takes).
+#[test]
+fn full_width_kernels_on_many_values() {
+    fn check<F: MontField>(seed: u64) {
+        assert!(F::ADX_MUL_FULL);
+        let a: Vec<F> = random_vec(20_000, seed);
+        let b: Vec<F> = random_vec(20_000, seed + 1);
+        let mut edges: Vec<F> = [0u64, 1, u64::MAX]
+            .iter()
+            .flat_map(|&w| (0..4).map(move |i| (w, i)))
+            .filter_map(|(w, i)| {
+                let mut limbs = [0u64; 4];
+                limbs[i] = w;
+                F::from_bigint(limbs_to_bigint::<F>(limbs))
+            })
+            .collect();
+        edges.extend([
+            -F::one(),
+            -F::one().double(),
+            F::from(2u64).inverse().unwrap(),
+        ]);
+        let pairs = a.iter().zip(&b).map(|(x, y)| (*x, *y)).chain(
+            edges
+                .iter()
+                .flat_map(|x| edges.iter().map(move |y| (*x, *y))),
+        );
+        for (x, y) in pairs {
+            // SAFETY: ADX_MUL_FULL holds; the CPU check guards mul_adx.
+            unsafe {
+                assert_eq!(x.add_asm(&y), x + y);
+                assert_eq!(x.sub_asm(&y), x - y);
+                if adx_supported() {
+                    assert_eq!(x.mul_adx(&y), x * y);
+                }
+            }
+        }
+    }
+    fn limbs_to_bigint<F: MontField>(limbs: [u64; 4]) -> F::BigInt {
+        let mut b = F::BigInt::default();
+        b.as_mut().copy_from_slice(&limbs);
+        b
+    }
+    if !cfg!(target_arch = "x86_64") {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: full_width_kernels_on_many_values (x86-64 only)"
+        );
+        return;
+    }
+    if !adx_supported() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: full_width_kernels_on_many_values mul_adx (this CPU lacks BMI2/ADX)"
+        );
+    }
+    check::<ark_secp256k1::Fq>(11);
+    check::<ark_secp256r1::Fq>(13);
 }
 
 /// The shape constants the MSM's portable arithmetic chooses by, against the
@@ -87,4 +153,12 @@ fn limbs_and_spare_bit_follow_the_modulus() {
     const { assert!(!<ark_bls12_381::Fq as MontField>::ADX_MUL) };
     const { assert!(!<ark_secp256k1::Fq as MontField>::ADX_MUL) };
     const { assert!(!<ark_secp256k1::Fq as MontField>::ADX_MUL6) };
+    // The full-width kernel takes exactly the four-limb moduli with the top
+    // bit set.
+    assert_eq!(<ark_secp256k1::Fq as MontField>::ADX_MUL_FULL, x86);
+    assert_eq!(<ark_secp256r1::Fq as MontField>::ADX_MUL_FULL, x86);
+    assert_eq!(<ark_secp256k1::Fr as MontField>::ADX_MUL_FULL, x86);
+    const { assert!(!<ark_bn254::Fq as MontField>::ADX_MUL_FULL) };
+    const { assert!(!<ark_bls12_381::Fr as MontField>::ADX_MUL_FULL) };
+    const { assert!(!<ark_bls12_381::Fq as MontField>::ADX_MUL_FULL) };
 }
