@@ -4,8 +4,8 @@
 //!
 //! | type | arithmetic | where |
 //! |---|---|---|
-//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's BMI2/ADX assembly (four- and six-limb moduli with a spare bit), the AVX-512 IFMA lanes for the bucket additions of BN254 and BLS12-381 (G1 and G2) | BN254 and BLS12-381 on x86-64 with BMI2/ADX |
-//! | [`PortableOps`], [`PortableFp2Ops`] | zkaccel-ff's branch-free kernels in plain Rust | every CPU: the fallback of the above, and secp256k1 and P-256 |
+//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's BMI2/ADX assembly (four- and six-limb moduli with a spare bit, full-width four-limb ones), the AVX-512 IFMA lanes for the bucket additions of BN254 and BLS12-381 (G1 and G2) | BN254, BLS12-381 and secp256k1 on x86-64 with BMI2/ADX |
+//! | [`PortableOps`], [`PortableFp2Ops`] | zkaccel-ff's branch-free kernels in plain Rust | every CPU: the fallback of the above, and P-256 |
 //! | [`Plain`] | arkworks' operators | any field; a user's own curve |
 //! | [`Counting`] | arkworks' operators, counted | tests of the formulas' costs |
 //!
@@ -282,8 +282,8 @@ where
 ///
 /// Every CPU runs it: it is what [`AdxOps`] falls back to on CPUs without
 /// BMI2/ADX (aarch64, wasm32, older x86-64) or under
-/// `ZKACCEL_KERNEL=portable`, and the MSM arithmetic of the curves the
-/// assembly does not cover (secp256k1's and P-256's full-width Fq). The
+/// `ZKACCEL_KERNEL=portable`, and P-256's MSM arithmetic (the full-width
+/// assembly measured no faster there: `docs/msm.md`). The
 /// multiplication is zkaccel-ff's on four-limb moduli with a spare top bit
 /// (BN254) and arkworks' elsewhere, where that measured faster (the
 /// figures are in `docs/msm.md`).
