@@ -128,11 +128,16 @@ impl Kernels {
         })
     }
 
-    /// Whether the IFMA token is held.
-    fn has_lanes(&self) -> bool {
+    /// Whether the IFMA token is held and the lanes take `F`
+    /// (zkaccel-ff's `ifma::lanes_fit`).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(clippy::extra_unused_type_parameters)
+    )]
+    fn has_lanes_for<F: MontField>(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
-            self.lanes.is_some()
+            self.lanes.is_some() && zkaccel_ff::ifma::lanes_fit::<F>().is_some()
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -185,7 +190,7 @@ impl<F: MontField> FieldOps<F> for AdxOps {
     }
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
-        (F::ADX_MUL || F::ADX_MUL6) && self.0.has_lanes()
+        self.0.has_lanes_for::<F>()
     }
     fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F]) {
         #[cfg(target_arch = "x86_64")]
@@ -255,7 +260,7 @@ where
     }
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
-        (P::Fp::ADX_MUL || P::Fp::ADX_MUL6) && self.0.has_lanes() && P::NONRESIDUE == -P::Fp::ONE
+        self.0.has_lanes_for::<P::Fp>() && P::NONRESIDUE == -P::Fp::ONE
     }
     fn add_affine_batch(
         &mut self,

@@ -242,17 +242,8 @@ pub unsafe fn splat<const L: usize>(limbs: &[u64; L]) -> Lanes<L> {
 #[inline]
 #[target_feature(enable = "avx512f")]
 pub unsafe fn pack<F: MontField, const L: usize>(xs: [&F; 8]) -> Lanes<L> {
-    let mut rows = [[0u64; 8]; L];
-    for (l, x) in xs.iter().enumerate() {
-        let limbs: [u64; L] = split52(&x.mont_words::<8>());
-        for k in 0..L {
-            rows[k][l] = limbs[k];
-        }
-    }
-    // SAFETY: each row is 8 u64 = 64 bytes; unaligned loads.
-    Lanes(core::array::from_fn(|k| unsafe {
-        _mm512_loadu_si512(rows[k].as_ptr().cast())
-    }))
+    // SAFETY: same features.
+    unsafe { from_limbs(&xs.map(|x| split52(&x.mont_words::<8>()))) }
 }
 
 /// Eight values given as 52-bit limbs (as [`to_r260`] returns them), one

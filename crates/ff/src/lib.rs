@@ -97,11 +97,17 @@ pub trait MontField: PrimeField + FftField {
     unsafe fn sub_asm(&self, other: &Self) -> Self;
     /// The first four Montgomery-form limbs as arkworks stores them (the
     /// whole element when `Self::ADX_MUL` holds).
-    fn mont_limbs(&self) -> [u64; 4];
+    #[inline(always)]
+    fn mont_limbs(&self) -> [u64; 4] {
+        self.mont_words()
+    }
     /// The element whose first four Montgomery-form limbs are `limbs` (the
     /// others zero), without reduction: `limbs` must encode a value below
     /// the modulus.
-    fn from_mont_limbs(limbs: [u64; 4]) -> Self;
+    #[inline(always)]
+    fn from_mont_limbs(limbs: [u64; 4]) -> Self {
+        Self::from_mont_words(limbs)
+    }
     /// The first `M` Montgomery-form limbs as arkworks stores them (zero
     /// past [`MontField::LIMBS`]): any limb count, for kernels written over
     /// several (the IFMA lanes of four- and six-limb fields).
@@ -173,10 +179,17 @@ impl Adx {
         (adx_supported() && kernel::allowed(KernelLevel::Adx)).then_some(Adx(()))
     }
 
+    /// Whether an assembly kernel covers `F` (four limbs with or without a
+    /// spare bit, six limbs with one); the others take the portable ones.
+    #[inline(always)]
+    fn covers<F: MontField>() -> bool {
+        F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL
+    }
+
     /// `a * b`.
     #[inline(always)]
     pub fn mul<F: MontField>(self, a: &F, b: &F) -> F {
-        if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
+        if Self::covers::<F>() {
             // SAFETY: a kernel covers F and `self` exists only where the CPU
             // supports BMI2 and ADX.
             unsafe { a.mul_adx(b) }
@@ -188,7 +201,7 @@ impl Adx {
     /// `a + b`.
     #[inline(always)]
     pub fn add<F: MontField>(self, a: &F, b: &F) -> F {
-        if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
+        if Self::covers::<F>() {
             // SAFETY: a kernel covers F (no CPU feature is needed).
             unsafe { a.add_asm(b) }
         } else {
@@ -199,7 +212,7 @@ impl Adx {
     /// `a - b`.
     #[inline(always)]
     pub fn sub<F: MontField>(self, a: &F, b: &F) -> F {
-        if F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL {
+        if Self::covers::<F>() {
             // SAFETY: a kernel covers F (no CPU feature is needed).
             unsafe { a.sub_asm(b) }
         } else {
@@ -268,20 +281,6 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 1;
     const LIMBS: usize = N;
     const SPARE_BIT: bool = C::CAN_USE_NO_CARRY_MUL_OPT;
-
-    #[inline(always)]
-    fn mont_limbs(&self) -> [u64; 4] {
-        core::array::from_fn(|i| self.0 .0.get(i).copied().unwrap_or(0))
-    }
-
-    #[inline(always)]
-    fn from_mont_limbs(limbs: [u64; 4]) -> Self {
-        let mut out = [0u64; N];
-        for (o, l) in out.iter_mut().zip(limbs) {
-            *o = l;
-        }
-        Fp::new_unchecked(ark_ff::BigInt(out))
-    }
 
     #[inline(always)]
     fn mont_words<const M: usize>(&self) -> [u64; M] {
