@@ -61,7 +61,7 @@ machine_info
 case ${ZKACCEL_KERNEL:-} in
 adx) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off ;;
 portable) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off,cpu.adx=off,cpu.bmi2=off ;;
-*) peer_godebug= ;;
+*) peer_godebug=${GODEBUG-} ;;
 esac
 echo "gnark-crypto: GODEBUG=${peer_godebug:-(unset: every instruction set its CPU detection finds)}"
 
