@@ -140,7 +140,6 @@ pub(super) fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     batch: &mut Vec<(usize, Affine<P>)>,
     mut ops: O,
 ) {
-    use ark_ff::{AdditiveGroup, Field};
     if batch.is_empty() {
         return;
     }
@@ -158,6 +157,21 @@ pub(super) fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
         }
         return;
     }
+    flush_generic(buckets, busy, batch, ops)
+}
+
+/// [`flush`] by the chord and tangent rule on `ops`, one addition at a time
+/// but for the shared inversion: doublings and `P + (-P)` allowed.
+fn flush_generic<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    buckets: &mut [Affine<P>],
+    busy: &mut [bool],
+    batch: &mut Vec<(usize, Affine<P>)>,
+    mut ops: O,
+) {
+    use ark_ff::{AdditiveGroup, Field};
+    if batch.is_empty() {
+        return;
+    }
     // Denominators: x_q - x_p, or 2 y_p for a doubling; zero for P + (-P).
     let mut den: Vec<P::BaseField> = batch
         .iter()
@@ -172,48 +186,134 @@ pub(super) fn flush<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
             }
         })
         .collect();
-    // Montgomery's trick (serial: windows already run in parallel, and a
-    // batch is small): prefix products, one inversion, then back.
-    let mut prefix = Vec::with_capacity(den.len());
-    let mut acc = P::BaseField::ONE;
-    for d in &den {
-        prefix.push(acc);
-        if !ops.is_zero(d) {
-            acc = ops.mul(&acc, d);
+    // Montgomery's trick (windows already run in parallel, and a batch is
+    // small) over two interleaved chains, the batch's first and second
+    // halves: one chain alone waits on every product's latency, two keep the
+    // multiplier busy. Prefix products, one inversion, then back.
+    let m = den.len();
+    let h = m / 2;
+    let mut prefix = Vec::with_capacity(m);
+    prefix.resize(m, P::BaseField::ONE);
+    let (mut acc0, mut acc1) = (P::BaseField::ONE, P::BaseField::ONE);
+    for i in 0..h {
+        prefix[i] = acc0;
+        if !ops.is_zero(&den[i]) {
+            acc0 = ops.mul(&acc0, &den[i]);
+        }
+        prefix[h + i] = acc1;
+        if !ops.is_zero(&den[h + i]) {
+            acc1 = ops.mul(&acc1, &den[h + i]);
         }
     }
-    let mut inv = acc.inverse().expect("a product of non-zero elements");
-    for (d, pre) in den.iter_mut().zip(&prefix).rev() {
+    // The second chain's odd last element, if any.
+    for i in 2 * h..m {
+        prefix[i] = acc1;
+        if !ops.is_zero(&den[i]) {
+            acc1 = ops.mul(&acc1, &den[i]);
+        }
+    }
+    let inv = ops
+        .mul(&acc0, &acc1)
+        .inverse()
+        .expect("a product of non-zero elements");
+    let (mut inv0, mut inv1) = (ops.mul(&inv, &acc1), ops.mul(&inv, &acc0));
+    let mut back = |d: &mut P::BaseField, pre: &P::BaseField, inv: &mut P::BaseField| {
         if !ops.is_zero(d) {
-            let this = ops.mul(&inv, pre);
-            inv = ops.mul(&inv, d);
+            let this = ops.mul(inv, pre);
+            *inv = ops.mul(inv, d);
             *d = this;
         }
+    };
+    for i in (2 * h..m).rev() {
+        back(&mut den[i], &prefix[i], &mut inv1);
     }
-    for ((k, q), inv) in batch.drain(..).zip(den) {
-        let p = buckets[k];
-        busy[k] = false;
-        if ops.is_zero(&inv) {
-            // P + (-P), or a doubling of a point with y = 0: infinity.
-            buckets[k] = Affine::identity();
-            continue;
+    for i in (0..h).rev() {
+        let (lo, hi) = den.split_at_mut(h);
+        back(&mut lo[i], &prefix[i], &mut inv0);
+        back(&mut hi[i], &prefix[h + i], &mut inv1);
+    }
+    // Then the additions, in pairs (one from each half) where both are
+    // chords, their operations interleaved for the same reason.
+    for i in 0..m - h {
+        let (k1, q1) = batch[h + i];
+        let p1 = buckets[k1];
+        busy[k1] = false;
+        if i < h {
+            let (k0, q0) = batch[i];
+            let p0 = buckets[k0];
+            busy[k0] = false;
+            let chord = |p: &Affine<P>, q: &Affine<P>, inv: &P::BaseField, ops: &mut O| {
+                !ops.is_zero(inv) && !ops.equal(&p.x, &q.x)
+            };
+            if chord(&p0, &q0, &den[i], &mut ops) && chord(&p1, &q1, &den[h + i], &mut ops) {
+                let (r0, r1) = chord_pair(&mut ops, (&p0, &q0, &den[i]), (&p1, &q1, &den[h + i]));
+                buckets[k0] = r0;
+                buckets[k1] = r1;
+                continue;
+            }
+            buckets[k0] = add_one(&mut ops, &p0, &q0, &den[i]);
         }
-        let lambda = if !ops.equal(&p.x, &q.x) {
-            let dy = ops.sub(&q.y, &p.y);
-            ops.mul(&dy, &inv)
-        } else {
-            let xx = ops.sqr(&p.x);
-            let xx2 = ops.double(&xx);
-            let xx3 = ops.add(&xx2, &xx);
-            let num = ops.add(&xx3, &P::COEFF_A);
-            ops.mul(&num, &inv)
-        };
-        let ll = ops.sqr(&lambda);
-        let t = ops.sub(&ll, &p.x);
-        let x3 = ops.sub(&t, &q.x);
-        let dx = ops.sub(&p.x, &x3);
-        let t = ops.mul(&lambda, &dx);
-        let y3 = ops.sub(&t, &p.y);
-        buckets[k] = Affine::new_unchecked(x3, y3);
+        buckets[k1] = add_one(&mut ops, &p1, &q1, &den[h + i]);
     }
+    batch.clear();
+}
+
+/// `p + q` for finite affine `p`, `q` given `inv`, the inverse of the
+/// chord's or the tangent's denominator (zero for `P + (-P)` or a doubling
+/// of a point with `y = 0`: the identity).
+#[inline(always)]
+fn add_one<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    ops: &mut O,
+    p: &Affine<P>,
+    q: &Affine<P>,
+    inv: &P::BaseField,
+) -> Affine<P> {
+    if ops.is_zero(inv) {
+        return Affine::identity();
+    }
+    let lambda = if !ops.equal(&p.x, &q.x) {
+        let dy = ops.sub(&q.y, &p.y);
+        ops.mul(&dy, inv)
+    } else {
+        let xx = ops.sqr(&p.x);
+        let xx2 = ops.double(&xx);
+        let xx3 = ops.add(&xx2, &xx);
+        let num = ops.add(&xx3, &P::COEFF_A);
+        ops.mul(&num, inv)
+    };
+    let ll = ops.sqr(&lambda);
+    let t = ops.sub(&ll, &p.x);
+    let x3 = ops.sub(&t, &q.x);
+    let dx = ops.sub(&p.x, &x3);
+    let t = ops.mul(&lambda, &dx);
+    let y3 = ops.sub(&t, &p.y);
+    Affine::new_unchecked(x3, y3)
+}
+
+/// Two chord additions `p0 + q0`, `p1 + q1` (`x` differ in each; `inv0`,
+/// `inv1` the inverses of `x_q - x_p`), operation by operation in turn so
+/// that the two chains' multiplications overlap.
+#[inline(always)]
+fn chord_pair<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
+    ops: &mut O,
+    (p0, q0, inv0): (&Affine<P>, &Affine<P>, &P::BaseField),
+    (p1, q1, inv1): (&Affine<P>, &Affine<P>, &P::BaseField),
+) -> (Affine<P>, Affine<P>) {
+    let dy0 = ops.sub(&q0.y, &p0.y);
+    let dy1 = ops.sub(&q1.y, &p1.y);
+    let l0 = ops.mul(&dy0, inv0);
+    let l1 = ops.mul(&dy1, inv1);
+    let ll0 = ops.sqr(&l0);
+    let ll1 = ops.sqr(&l1);
+    let t0 = ops.sub(&ll0, &p0.x);
+    let t1 = ops.sub(&ll1, &p1.x);
+    let x0 = ops.sub(&t0, &q0.x);
+    let x1 = ops.sub(&t1, &q1.x);
+    let dx0 = ops.sub(&p0.x, &x0);
+    let dx1 = ops.sub(&p1.x, &x1);
+    let m0 = ops.mul(&l0, &dx0);
+    let m1 = ops.mul(&l1, &dx1);
+    let y0 = ops.sub(&m0, &p0.y);
+    let y1 = ops.sub(&m1, &p1.y);
+    (Affine::new_unchecked(x0, y0), Affine::new_unchecked(x1, y1))
 }
