@@ -48,8 +48,9 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
     let nb = 1usize << (c - 1);
     let xyzz = size_of::<Xyzz<P>>();
     let per_window = if c >= BATCH_AFFINE_MIN_WINDOW {
-        // Affine buckets, XYZZ overflow, busy flags, then both zipped for
-        // the running sums; the batch and the two queues of waiting
+        // Affine buckets, XYZZ overflow, busy flags, then the reduction's
+        // two copies of the buckets and their flags (no more than the
+        // buckets and the overflow again); the batch and the two queues of waiting
         // additions (each `(index, point)`), and the flush's temporaries:
         // four coordinate vectors, or (AVX-512 lanes) two and three lane
         // vectors of 40 bytes per element plus scalar copies.

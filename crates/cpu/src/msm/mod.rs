@@ -2,7 +2,7 @@
 //!
 //! | algorithm | what it does | where it wins |
 //! |---|---|---|
-//! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, XYZZ buckets, running-sum reduction, windows in parallel | dense inputs beyond a few dozen terms |
+//! | [`MsmAlgorithm::Pippenger`] | signed-digit windows, affine buckets with batched inversions (XYZZ below 9-bit windows), each window summed by batched row and column sums of its buckets, windows in parallel | dense inputs beyond a few dozen terms |
 //! | [`MsmAlgorithm::PippengerGlv`] | the same on `2n` half-width terms `k1 P + k2 φ(P)` (GLV split with 256-bit-limb Babai rounding), cofactor-1 curves with an endomorphism | dense full-width terms up to about 2^10 (5-20%) and 2^12-2^14 (4-30%); slower from 2^16 |
 //! | [`MsmAlgorithm::Strauss`] | interleaved wNAF (NAF for narrow scalars, no table), all tables normalised with one inversion, split over the threads where each part has enough work | a few terms: up to 4-32 by scalar width here (libsecp256k1's crossover is about 88: it has no parallel bucket method) |
 //! | [`MsmAlgorithm::DbcPerTerm`] | the paper's method: each term by its δ = 1 chain, then a sum | measured against the others |
@@ -17,7 +17,7 @@
 //! [`MsmProvider`], [`CpuMsm`]); `auto.rs` the `Auto` choice and its
 //! zero/one filter; `pippenger.rs` the bucket method (digits, windows, XYZZ
 //! buckets, running sums); `batch_affine.rs` its affine buckets with batched
-//! inversions; `glv_split.rs` Pippenger on GLV-split terms; `strauss.rs`
+//! inversions and their reduction; `glv_split.rs` Pippenger on GLV-split terms; `strauss.rs`
 //! interleaved wNAF; `dbc.rs` the per-term double-base chains; `budget.rs`
 //! the memory budget; `parallel.rs` the rayon helpers. Precomputed bases are
 //! [`crate::prepared`], the field arithmetic [`crate::formulas`].

@@ -1,5 +1,6 @@
 //! Pippenger's bucket method: signed-digit windows, window sizing, XYZZ buckets
-//! and the running-sum reduction.
+//! and the running-sum reduction (the narrow windows'; the wide ones are in
+//! `batch_affine.rs`).
 
 use super::*;
 
