@@ -51,11 +51,27 @@ cargo test "${crates[@]}" "${tests[@]}" --test groth16 --test backend --no-run
 PTX=$(ls -t target/debug/build/zkaccel-cuda-*/out/zkaccel.ptx | head -1)
 echo "== ptxas on the shipped PTX: $PTX ($(grep -m1 '^\.version' "$PTX"), $(grep -m1 '^\.target' "$PTX"))"
 status=0
+# The six assemblies run side by side (each is one thread, about 15 s),
+# then their logs are read in order.
+logs=$(mktemp -d)
+i=0
 for ptxas in "$CUDA_PATH/bin/ptxas" "$ZKACCEL_PTXAS_OLD"; do
+    i=$((i + 1))
+    for arch in sm_80 sm_89 sm_90; do
+        key=$i-$arch
+        ("$ptxas" -arch="$arch" -v "$PTX" -o /dev/null >"$logs/$key.log" 2>&1
+            echo $? >"$logs/$key.rc") &
+    done
+done
+wait
+i=0
+for ptxas in "$CUDA_PATH/bin/ptxas" "$ZKACCEL_PTXAS_OLD"; do
+    i=$((i + 1))
     version=$("$ptxas" --version | grep -o 'release [0-9.]*')
     for arch in sm_80 sm_89 sm_90; do
-        log=$(mktemp)
-        if ! "$ptxas" -arch="$arch" -v "$PTX" -o /dev/null >"$log" 2>&1; then
+        key=$i-$arch
+        log=$logs/$key.log
+        if [ "$(cat "$logs/$key.rc")" -ne 0 ]; then
             echo "ptxas ($version) rejected the PTX for $arch:" >&2
             cat "$log" >&2
             status=1
@@ -78,9 +94,9 @@ for ptxas in "$CUDA_PATH/bin/ptxas" "$ZKACCEL_PTXAS_OLD"; do
                 if (st != 0 || ld != 0) { bad = 1 }
             }
             END { exit bad }' "$log" || { echo "spills in the $arch code (ptxas $version)" >&2; status=1; }
-        rm -f "$log"
     done
 done
+rm -rf "$logs"
 if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
