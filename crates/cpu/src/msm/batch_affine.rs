@@ -123,9 +123,8 @@ pub(super) fn reduce_rows_columns<P: SWCurveConfig, O: FieldOps<P::BaseField> + 
     let cap = (nb / 2).clamp(MIN_BATCH, MAX_BATCH);
     let s = (nb.trailing_zeros() / 2) as usize;
     let (l, rows) = (1usize << s, nb >> s);
-    let mut work = buckets.clone();
-    work.extend_from_slice(&buckets);
-    drop(buckets);
+    let mut work = buckets;
+    work.extend_from_within(..);
     let (mut row_stride, mut col_stride) = (1usize, l);
     while row_stride < l || col_stride < nb {
         if row_stride < l {
@@ -153,22 +152,14 @@ pub(super) fn reduce_rows_columns<P: SWCurveConfig, O: FieldOps<P::BaseField> + 
         flush_any(&mut work, &mut busy, &mut batch, ops);
     }
     // Running sums over the rows (giving RS_rows and T) and the columns.
-    let sums = |points: &mut dyn Iterator<Item = &Affine<P>>| {
-        let mut ops = ops;
-        let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
-        for p in points {
-            running.add_affine(p, &mut ops);
-            acc.add(&running, &mut ops);
-        }
-        (acc.to_projective(&mut ops), running.to_projective(&mut ops))
-    };
-    let (rs_rows, total) = sums(&mut (0..rows).rev().map(|hi| &work[hi * l]));
-    let (rs_cols, _) = sums(&mut work[nb..nb + l].iter().rev());
-    let mut w = rs_rows - total;
+    let add = |r: &mut Xyzz<P>, p: &Affine<P>| r.add_affine(p, &mut { ops });
+    let (rs_rows, total) = running_sums((0..rows).map(|hi| &work[hi * l]), ops, add);
+    let (rs_cols, _) = running_sums(work[nb..nb + l].iter(), ops, add);
+    let mut w = rs_rows.to_projective(&mut ops) - total.to_projective(&mut ops);
     for _ in 0..s {
         w.double_in_place();
     }
-    w + rs_cols
+    w + rs_cols.to_projective(&mut ops)
 }
 
 /// Schedules `work[dst] += q` for [`flush_any`]: nothing if `q` is the

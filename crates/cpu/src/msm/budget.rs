@@ -50,8 +50,8 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
     let per_window = if c >= BATCH_AFFINE_MIN_WINDOW {
         // Affine buckets, XYZZ overflow, busy flags, then the reduction's
         // two copies of the buckets and their flags (no more than the
-        // buckets and the overflow again); the batch and the two queues of waiting
-        // additions (each `(index, point)`), and the flush's temporaries:
+        // buckets and the overflow again); the batch and the two queues of
+        // waiting additions (each `(index, point)`), and the flush's temporaries:
         // four coordinate vectors, or (AVX-512 lanes) two and three lane
         // vectors of 40 bytes per element plus scalar copies.
         let batch = (nb / 2).clamp(MIN_BATCH, MAX_BATCH) + 1;

@@ -264,19 +264,20 @@ where
 /// batched inversions; below it there are too few buckets for batches.
 pub const BATCH_AFFINE_MIN_WINDOW: u32 = 9;
 
-/// One window's `sum_b (b + 1) * bucket_b` from the running sums, top down;
-/// `add` adds one bucket to the running sum.
+/// `(sum_b (b + 1) * bucket_b, sum_b bucket_b)` over `buckets` (bucket 0
+/// first) from the running sums, top down; `add` adds one bucket to the
+/// running sum.
 pub(super) fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy>(
-    buckets: &[B],
+    buckets: impl DoubleEndedIterator<Item = B>,
     mut ops: O,
-    add: impl Fn(&mut Xyzz<P>, &B),
-) -> Projective<P> {
+    add: impl Fn(&mut Xyzz<P>, B),
+) -> (Xyzz<P>, Xyzz<P>) {
     let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
-    for bucket in buckets.iter().rev() {
+    for bucket in buckets.rev() {
         add(&mut running, bucket);
         acc.add(&running, &mut ops);
     }
-    acc.to_projective(&mut ops)
+    (acc, running)
 }
 
 /// One window with XYZZ buckets (8M + 2S per point).
@@ -295,5 +296,6 @@ pub(crate) fn window_xyzz<P: SWCurveConfig, S: Bases<P>, O: FieldOps<P::BaseFiel
             buckets[(-d - 1) as usize].add_affine(&-bases.get(i), &mut ops);
         }
     }
-    running_sums(&buckets, ops, |r, b| r.add(b, &mut { ops }))
+    let (sum, _) = running_sums(buckets.iter(), ops, |r, b| r.add(b, &mut { ops }));
+    sum.to_projective(&mut { ops })
 }
