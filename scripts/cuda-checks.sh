@@ -32,21 +32,28 @@ fi
 # shellcheck disable=SC1091
 source .cuda/env.sh
 
-# One package set and one feature set for clippy and every cargo test call
-# below: one clippy pass instead of two (48 s against 56 + 39 in CI), one
-# test build that the later calls reuse (it took as long as the three
-# separate builds it replaced).
-crates=(-p zkaccel-cuda -p zkaccel-groth16 -p zkaccel-curves
-    --features zkaccel-cuda/cuda,zkaccel-groth16/cuda,zkaccel-curves/cuda)
-# The unit tests of the three crates and zkaccel-cuda's integration tests
-# (zkaccel-groth16's and zkaccel-curves' run below, filtered).
+# One feature set for clippy and every cargo call below, resolved over the
+# whole workspace as the test command resolves it: the packages that do not
+# depend on zkaccel-cuda (and every registry crate, num-traits included:
+# zkaccel-testkit asks for the `libm` feature cust turns on) keep their
+# feature sets, so their artifacts from the test command are reused and only
+# zkaccel-cuda and the crates above it are rebuilt. Selecting packages with
+# -p instead resolves fewer features (rand, serde, ...) and rebuilt
+# everything, arkworks included. `zkaccel/cuda` turns the GPU backend on in
+# every crate that has it.
+ws=(--workspace --features zkaccel/cuda)
+# Every crate's unit tests (those that do not depend on zkaccel-cuda are
+# already built) and zkaccel-cuda's integration tests (`--test ntt` takes
+# zkaccel-ntt's too, also built); zkaccel-groth16's and zkaccel-curves'
+# run below, filtered.
 tests=(--lib --test bucket --test device --test emulation --test ntt)
 
-echo "== clippy, zkaccel-cuda, zkaccel-groth16 and zkaccel-curves --features cuda"
-cargo clippy "${crates[@]}" --all-targets -- -D warnings
+echo "== clippy, the workspace --features zkaccel/cuda"
+cargo clippy "${ws[@]}" --all-targets -- -D warnings
 
-echo "== build (tests), the same crates with --features cuda"
-cargo test "${crates[@]}" "${tests[@]}" --test groth16 --test backend --no-run
+echo "== build (tests and the prove example), the same features"
+cargo test "${ws[@]}" "${tests[@]}" --test groth16 --test backend --no-run
+cargo build "${ws[@]}" --profile test --example prove
 
 PTX=$(ls -t target/debug/build/zkaccel-cuda-*/out/zkaccel.ptx | head -1)
 echo "== ptxas on the shipped PTX: $PTX ($(grep -m1 '^\.version' "$PTX"), $(grep -m1 '^\.target' "$PTX"))"
@@ -101,15 +108,15 @@ if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
 
-echo "== tests, zkaccel-cuda and zkaccel-groth16 --features cuda"
-cargo test "${crates[@]}" "${tests[@]}"
-cargo test "${crates[@]}" --test groth16 cuda_backend
+echo "== tests, --features zkaccel/cuda"
+cargo test "${ws[@]}" "${tests[@]}"
+cargo test "${ws[@]}" --test groth16 cuda_backend
 # zkaccel-curves' backend choice: without a GPU set_backend(Cuda) is refused
 # with the reason and the test says the GPU part was skipped.
-cargo test "${crates[@]}" --test backend -- --nocapture
+cargo test "${ws[@]}" --test backend -- --nocapture
 
 echo "== the prove example with --features cuda --backend auto (no GPU: falls back and says so)"
-out=$(cargo run --profile test --features cuda --example prove -- \
+out=$(target/debug/examples/prove \
     --circuit mimc --size 1024 --rounds 1 --backend auto 2>&1)
 echo "$out" | grep -E "backend auto ->|speed-up|byte-identical"
 echo "$out" | grep -q "zkaccel_groth16::backend\] backend auto -> " || { echo "no backend log line" >&2; exit 1; }
