@@ -105,8 +105,15 @@ fn small_scalars<F: PrimeField>(rng: &mut ChaCha20Rng, n: usize, bits: u32) -> V
         .collect()
 }
 
+/// `ZKACCEL_TEST_MSM_MAX`, the largest MSM the tests run, if set.
+fn msm_max() -> Option<usize> {
+    std::env::var("ZKACCEL_TEST_MSM_MAX")
+        .ok()
+        .map(|s| s.parse().unwrap())
+}
+
 fn sizes() -> Vec<usize> {
-    let max: usize = std::env::var("ZKACCEL_TEST_MSM_MAX").map_or(4096, |s| s.parse().unwrap());
+    let max = msm_max().unwrap_or(4096);
     let mut v: Vec<usize> = (0..=40).collect();
     for p in [64usize, 128, 256, 1024, 4096, 1 << 14, 1 << 16] {
         v.extend([p - 1, p, p + 1]);
@@ -458,7 +465,7 @@ fn bn254_g2_small() {
     // ZKACCEL_TEST_MSM_MAX, when set, caps it too: under qemu (the aarch64
     // stage) that case alone took over a minute, and the x86 runs with
     // ZKACCEL_KERNEL=portable cover the same portable Fp2 batches.
-    let cap = std::env::var("ZKACCEL_TEST_MSM_MAX").map_or(usize::MAX, |s| s.parse().unwrap());
+    let cap = msm_max().unwrap_or(usize::MAX);
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     for n in [0usize, 1, 2, 33, 100, 6000] {
         if n > cap {

@@ -1,7 +1,7 @@
 //! Bad input is an error naming what is wrong, never a panic and never a
 //! proof that fails later without a word.
 
-use crate::support::read;
+use crate::support::{self, read};
 use proptest::prelude::*;
 use zkaccel_circom::*;
 use zkaccel_groth16::Backend;
@@ -54,20 +54,20 @@ fn truncated_files_are_errors() {
 fn mapped_keys_check_every_point() {
     let zkey = read("poseidon", "circuit.zkey");
     for cut in boundaries(&zkey).into_iter().filter(|&c| c < zkey.len()) {
-        let map = crate::support::mapped(&zkey[..cut], "cut");
+        let map = support::mapped(&zkey[..cut], "cut");
         assert!(
             map_zkey::<E>(&map, ZkeyOptions::default()).is_err(),
             "cut at {cut}"
         );
     }
     let q = E::q_le();
-    let good_map = crate::support::mapped(&zkey, "good");
+    let good_map = support::mapped(&zkey, "good");
     let good = map_zkey::<E>(&good_map, ZkeyOptions::default()).unwrap();
     let n_vars = good.header.n_vars;
     // Every section is in the map; the unaligned ones are decoded instead
     // when asked.
     assert_eq!(good.points_in_place(), ["A", "B1", "B2", "C", "H"]);
-    let decode = crate::support::DECODE_UNALIGNED;
+    let decode = support::DECODE_UNALIGNED;
     let decoded = map_zkey::<E>(&good_map, decode).unwrap();
     let aligned = decoded.points_in_place();
     assert!((2..=3).contains(&aligned.len()), "{aligned:?}");
@@ -93,7 +93,7 @@ fn mapped_keys_check_every_point() {
                 // The point's y (its last coordinate) set to the modulus.
                 let at = section_body(&zkey, id) + k * size + size - 32;
                 z[at..at + 32].copy_from_slice(&q);
-                let e = map_zkey::<E>(&crate::support::mapped(&z, "bad"), opts)
+                let e = map_zkey::<E>(&support::mapped(&z, "bad"), opts)
                     .unwrap_err()
                     .to_string();
                 assert!(e.contains(&format!("{name} point {k}:")), "{e}");
@@ -127,7 +127,7 @@ fn bad_coefficients_are_named() {
     // the same message.
     let err = |z: &[u8]| {
         let read = read_zkey::<E>(z, ZkeyOptions::default()).unwrap_err();
-        let mapped = map_zkey::<E>(&crate::support::mapped(z, "coef"), ZkeyOptions::default());
+        let mapped = map_zkey::<E>(&support::mapped(z, "coef"), ZkeyOptions::default());
         let mapped = mapped.unwrap_err().to_string();
         assert_eq!(read.to_string(), mapped);
         mapped
@@ -249,7 +249,7 @@ proptest! {
             let w = read_wtns::<Fr>(&wtns).unwrap();
             let _ = prover.prove(&w, &mut rand::rngs::OsRng);
         }
-        let _ = read_zkey::<E>(&z, crate::support::CHECKED);
+        let _ = read_zkey::<E>(&z, support::CHECKED);
         let mut w = wtns.clone();
         let p = pos % w.len();
         w[p] ^= 1 << bit;

@@ -3,7 +3,7 @@
 //! independent naive reduction, verify under snarkjs' verification key, and
 //! our public.json and vkey.json are snarkjs' byte for byte.
 
-use crate::support::{read, NaiveCircom, NaiveSnarkjs, FIXTURES};
+use crate::support::{self, read, NaiveCircom, NaiveSnarkjs, FIXTURES};
 use ark_ff::UniformRand;
 use ark_groth16::r1cs_to_qap::R1CSToQAP;
 use ark_serialize::CanonicalSerialize;
@@ -44,7 +44,7 @@ fn assert_rows_are_the_r1cs<F: ark_ff::PrimeField>(
 fn check_fixture<E: CircomCurve>(name: &str) {
     let zkey = read(name, "circuit.zkey");
     assert_eq!(zkey_curve(&zkey).unwrap().name(), E::NAME, "{name}");
-    let checked = read_zkey::<E>(&zkey, crate::support::CHECKED).unwrap();
+    let checked = read_zkey::<E>(&zkey, support::CHECKED).unwrap();
     let witness = read_wtns::<E::ScalarField>(&read(name, "witness.wtns")).unwrap();
     let r1cs = read_r1cs::<E::ScalarField>(&read(name, "circuit.r1cs")).unwrap();
     r1cs.check_witness(&witness).unwrap();
@@ -58,8 +58,7 @@ fn check_fixture<E: CircomCurve>(name: &str) {
         std::process::id()
     ));
     std::fs::write(&path, &zkey).unwrap();
-    let from_file =
-        read_zkey_from::<E>(std::fs::File::open(&path).unwrap(), crate::support::CHECKED);
+    let from_file = read_zkey_from::<E>(std::fs::File::open(&path).unwrap(), support::CHECKED);
     std::fs::remove_file(&path).unwrap();
     let from_file = from_file.unwrap();
     assert_eq!(bytes(&from_file.pk), bytes(&checked.pk), "{name}");
@@ -68,11 +67,11 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     // section headers align every other section: those are viewed as
     // points, the others read from their bytes (or, when asked, decoded),
     // so every path runs on every fixture.
-    let map = crate::support::mapped(&zkey, name);
-    let key = map_zkey::<E>(&map, crate::support::CHECKED).unwrap();
+    let map = support::mapped(&zkey, name);
+    let key = map_zkey::<E>(&map, support::CHECKED).unwrap();
     assert_eq!(key.points_in_place(), ["A", "B1", "B2", "C", "H"], "{name}");
     assert_eq!(bytes(&key.to_proving_key()), bytes(&checked.pk), "{name}");
-    let decode = crate::support::DECODE_UNALIGNED;
+    let decode = support::DECODE_UNALIGNED;
     let decoded = map_zkey::<E>(&map, decode).unwrap();
     let aligned = decoded.points_in_place();
     assert!(
@@ -233,7 +232,7 @@ fn writers_round_trip_snarkjs_files() {
         let zkey = read(name, "circuit.zkey");
         let z = read_zkey::<ark_bn254::Bn254>(&zkey, ZkeyOptions::default()).unwrap();
         let again = write_zkey(&z.pk, &z.matrices, z.num_constraints).unwrap();
-        let z2 = read_zkey::<ark_bn254::Bn254>(&again, crate::support::CHECKED).unwrap();
+        let z2 = read_zkey::<ark_bn254::Bn254>(&again, support::CHECKED).unwrap();
         assert_eq!(bytes(&z.pk), bytes(&z2.pk), "{name}");
         assert_eq!(z.matrices, z2.matrices, "{name}");
     }
@@ -254,7 +253,7 @@ fn r1cs_test_setup_proves_snarkjs_witnesses() {
         let witness = read_wtns::<Fr>(&read(name, "witness.wtns")).unwrap();
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         let (pk, zkey) = setup_r1cs::<E, _>(&r1cs, &mut rng).unwrap();
-        let z = read_zkey::<E>(&zkey, crate::support::CHECKED).unwrap();
+        let z = read_zkey::<E>(&zkey, support::CHECKED).unwrap();
         assert_eq!(bytes(&z.pk), bytes(&pk), "{name}");
         assert_eq!(z.header.n_vars, r1cs.n_wires, "{name}");
         assert_eq!(z.header.n_public, r1cs.n_public(), "{name}");
