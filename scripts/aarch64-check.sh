@@ -67,6 +67,8 @@ export ZKACCEL_TEST_MINCOST_SAMPLES=${ZKACCEL_TEST_MINCOST_SAMPLES:-4}
 # Table 4 needs enough samples for its 1% bound (500 hold it; a few seconds).
 export ZKACCEL_TEST_TABLE4_SAMPLES=${ZKACCEL_TEST_TABLE4_SAMPLES:-500}
 export ZKACCEL_TEST_CONCURRENT_PROOFS=${ZKACCEL_TEST_CONCURRENT_PROOFS:-4}
+# The memory-budget proof at 2^12 constraints instead of 2^20.
+export ZKACCEL_TEST_RSS_LOG_N=${ZKACCEL_TEST_RSS_LOG_N:-12}
 echo "-- the CPU crates' tests under qemu-aarch64 (profile cross, reduced sizes)"
 cargo test --profile cross --target "$TARGET" "${crates[@]}"
 echo "-- zkaccel-groth16's proofs under qemu-aarch64 (byte-identical to ark-groth16's, verified)"

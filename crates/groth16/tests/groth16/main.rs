@@ -1,9 +1,14 @@
 //! zkaccel's Groth16 against ark-groth16 on real circuits: same keys, same
 //! RNG, byte-identical proofs; errors instead of bad proofs. Many proofs at
 //! once from several threads in `concurrency`. `caller_pool` and
-//! `memory_budget` are their own binaries: each needs a process of its own.
+//! `memory_budget` each need a process of their own (a thread count, a peak
+//! resident size): their tests run this binary again as a child that runs
+//! only them ([`in_child`]).
 
+#[cfg(feature = "parallel")]
+mod caller_pool;
 mod concurrency;
+mod memory_budget;
 
 use ark_bn254::{Bn254, Fr};
 use ark_ec::pairing::Pairing;
@@ -232,25 +237,46 @@ fn circuit_sizes_are_what_the_docs_say() {
     let _ = <Bn254 as Pairing>::ScalarField::from(1u64);
 }
 
-// ---- ZKACCEL_BACKEND: what `Backend::Auto` resolves to. The variable is
-// read once per process, so each case runs this test binary again as a
-// child with the variable set (the child runs only the named test).
+// ---- Tests that need a process of their own (a setting read once per
+// process, a thread count, a peak resident size) run this test binary again
+// as a child that runs only them.
 
-const BACKEND_CHILD: &str = "ZKACCEL_BACKEND_TEST_CHILD";
+/// Set in a child started by [`in_child`].
+const CHILD: &str = "ZKACCEL_TEST_CHILD";
 
-fn in_child_with_backend(name: &str, value: &str) {
+/// Whether this process is a child started by [`in_child`].
+fn is_child() -> bool {
+    std::env::var_os(CHILD).is_some()
+}
+
+/// Runs the test `name` (its full path, e.g. `memory_budget::proof`) alone
+/// in a child process with the variables `envs` set, and fails unless it
+/// passed. What the child wrote to stderr (its SKIPPED lines and figures) is
+/// written to this process's stderr, where cargo shows it.
+fn in_child(name: &str, envs: &[(&str, &str)]) {
     let out = zkaccel_testkit::process::this_test_binary()
         .args([name, "--exact", "--nocapture", "--test-threads=1"])
-        .env(BACKEND_ENV, value)
-        .env(BACKEND_CHILD, "1")
+        .envs(envs.iter().copied())
+        .env(CHILD, "1")
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
+    let errors = String::from_utf8_lossy(&out.stderr);
+    {
+        use std::io::Write;
+        let _ = std::io::stderr().write_all(errors.as_bytes());
+    }
     assert!(
         out.status.success() && text.contains("1 passed"),
-        "child {name} with {BACKEND_ENV}={value}: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
+        "child {name} with {envs:?}: {text}{errors}"
     );
+}
+
+// ---- ZKACCEL_BACKEND: what `Backend::Auto` resolves to. The variable is
+// read once per process, so each case runs in a child with it set.
+
+fn in_child_with_backend(name: &str, value: &str) {
+    in_child(name, &[(BACKEND_ENV, value)]);
 }
 
 /// An Auto proof of a small circuit, and stock ark-groth16's for the same
@@ -272,7 +298,7 @@ fn auto_proof() -> (
 
 #[test]
 fn cpu_forces_auto_onto_the_cpu() {
-    if std::env::var_os(BACKEND_CHILD).is_none() {
+    if !is_child() {
         return in_child_with_backend("cpu_forces_auto_onto_the_cpu", "cpu");
     }
     let (auto, stock) = auto_proof();
@@ -281,7 +307,7 @@ fn cpu_forces_auto_onto_the_cpu() {
 
 #[test]
 fn cuda_makes_auto_fail_without_a_gpu() {
-    if std::env::var_os(BACKEND_CHILD).is_none() {
+    if !is_child() {
         return in_child_with_backend("cuda_makes_auto_fail_without_a_gpu", "cuda");
     }
     let (auto, stock) = auto_proof();
@@ -296,7 +322,7 @@ fn cuda_makes_auto_fail_without_a_gpu() {
 
 #[test]
 fn an_unknown_value_is_ignored() {
-    if std::env::var_os(BACKEND_CHILD).is_none() {
+    if !is_child() {
         return in_child_with_backend("an_unknown_value_is_ignored", "tpu");
     }
     let (auto, stock) = auto_proof();
