@@ -7,8 +7,10 @@
 # dbc_cli dbc_chain msm ntt groth16_keys circom_files. Each run starts from the committed
 # seeds in fuzz/corpus/<target> and writes what it finds to a scratch copy in
 # fuzz/target/corpus/<target> (set ZKACCEL_FUZZ_SAVE=1 to grow the committed
-# corpus instead; then minimise it with `cargo fuzz cmin`). A crash stops the
-# run with a non-zero status and leaves the input in fuzz/artifacts/.
+# corpus instead; then minimise it with `cargo fuzz cmin`). Targets run side
+# by side, ZKACCEL_FUZZ_JOBS at a time (default: the number of cores). A
+# crash fails the run with a non-zero status and leaves the input in
+# fuzz/artifacts/.
 #
 # cargo-fuzz is installed from crates.io into .tools/ on first use. The pinned
 # stable toolchain runs it with RUSTC_BOOTSTRAP=1 (the instrumentation flags
@@ -31,7 +33,10 @@ export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
 cd fuzz
 echo "== building the fuzz targets"
 cargo fuzz build -a
-for t in "${targets[@]}"; do
+# One target's run: the committed corpus replayed, then SECONDS of fuzzing;
+# its log in fuzz/target/fuzz-<target>.log, its exit status in .rc beside it.
+run_target() {
+    local t=$1 work dirs
     if [ "${ZKACCEL_FUZZ_SAVE:-0}" = 1 ]; then
         work=corpus/$t
         mkdir -p "$work"
@@ -42,17 +47,36 @@ for t in "${targets[@]}"; do
         mkdir -p "$work" "corpus/$t"
         dirs=("$work" "corpus/$t")
     fi
-    echo "== fuzz $t for ${secs}s"
+    local rc=0
+    cargo fuzz run -a "$t" "${dirs[@]}" -- \
+        -max_total_time="$secs" -rss_limit_mb=4096 -timeout=60 -print_final_stats=1 \
+        >"target/fuzz-$t.log" 2>&1 || rc=$?
+    echo "$rc" >"target/fuzz-$t.rc"
+}
+
+jobs_max=${ZKACCEL_FUZZ_JOBS:-$(nproc)}
+echo "== fuzz ${targets[*]}: ${secs}s each, $jobs_max at a time"
+for t in "${targets[@]}"; do
+    rm -f "target/fuzz-$t.rc"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+        wait -n || true
+    done
+    run_target "$t" &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
     log=target/fuzz-$t.log
-    if ! cargo fuzz run -a "$t" "${dirs[@]}" -- \
-        -max_total_time="$secs" -rss_limit_mb=4096 -timeout=60 -print_final_stats=1 >"$log" 2>&1; then
+    if [ "$(cat "target/fuzz-$t.rc" 2>/dev/null || echo missing)" != 0 ]; then
         tail -n 60 "$log"
         echo "fuzz: $t FAILED (input in fuzz/artifacts/$t/, log in fuzz/$log)" >&2
-        exit 1
+        status=1
+        continue
     fi
     # The last status line (execs, coverage, corpus) and the final counts.
-    grep -E '^#[0-9]+' "$log" | tail -n 1
+    echo "-- $t: $(grep -E '^#[0-9]+' "$log" | tail -n 1)"
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)' "$log" | tr '\n' ' '
     echo
 done
+[ "$status" = 0 ] || exit "$status"
 echo "fuzz: all targets ran ${secs}s without a crash"
