@@ -9,7 +9,7 @@
 //! still be exiting a moment later on a loaded machine, so the threads are
 //! compared by id against those present once arkworks has finished.
 //!
-//! The test runs in a child process of its own ([`crate::in_child`]): any
+//! The test runs in a child process of its own (`in_own_process!`): any
 //! other test in the process could start the global pool first. Needs the
 //! feature `parallel` (on by default): without it nothing runs on rayon.
 
@@ -40,12 +40,7 @@ fn process_threads() -> Option<BTreeSet<String>> {
 
 #[test]
 fn msm_ntt_and_proof_stay_on_the_callers_one_thread_pool() {
-    if !crate::is_child() {
-        return crate::in_child(
-            "caller_pool::msm_ntt_and_proof_stay_on_the_callers_one_thread_pool",
-            &[],
-        );
-    }
+    in_own_process!(msm_ntt_and_proof_stay_on_the_callers_one_thread_pool);
     let started = Arc::new(AtomicUsize::new(0));
     let counter = started.clone();
     let pool = rayon::ThreadPoolBuilder::new()

@@ -3,7 +3,23 @@
 //! once from several threads in `concurrency`. `caller_pool` and
 //! `memory_budget` each need a process of their own (a thread count, a peak
 //! resident size): their tests run this binary again as a child that runs
-//! only them ([`in_child`]).
+//! only them ([`in_own_process!`]).
+
+/// At the top of a test that needs a process of its own: in the parent,
+/// runs this test alone in a child process with the variables given set
+/// (`in_own_process!(test_fn, VAR => "value", ...)`), fails unless it
+/// passed, and returns; in the child, does nothing, so the test body runs.
+/// The test's name comes from its module path, as libtest names it.
+macro_rules! in_own_process {
+    ($test:ident $(, $var:expr => $value:expr)* $(,)?) => {
+        if !crate::is_child() {
+            let path = concat!(module_path!(), "::", stringify!($test));
+            // libtest's names leave out the crate (this binary's name).
+            let name = path.split_once("::").map_or(path, |(_, test)| test);
+            return crate::in_child(name, &[$(($var, $value)),*]);
+        }
+    };
+}
 
 #[cfg(feature = "parallel")]
 mod caller_pool;
@@ -275,10 +291,6 @@ fn in_child(name: &str, envs: &[(&str, &str)]) {
 // ---- ZKACCEL_BACKEND: what `Backend::Auto` resolves to. The variable is
 // read once per process, so each case runs in a child with it set.
 
-fn in_child_with_backend(name: &str, value: &str) {
-    in_child(name, &[(BACKEND_ENV, value)]);
-}
-
 /// An Auto proof of a small circuit, and stock ark-groth16's for the same
 /// key and seed.
 fn auto_proof() -> (
@@ -298,18 +310,14 @@ fn auto_proof() -> (
 
 #[test]
 fn cpu_forces_auto_onto_the_cpu() {
-    if !is_child() {
-        return in_child_with_backend("cpu_forces_auto_onto_the_cpu", "cpu");
-    }
+    in_own_process!(cpu_forces_auto_onto_the_cpu, BACKEND_ENV => "cpu");
     let (auto, stock) = auto_proof();
     assert_eq!(auto.unwrap(), stock);
 }
 
 #[test]
 fn cuda_makes_auto_fail_without_a_gpu() {
-    if !is_child() {
-        return in_child_with_backend("cuda_makes_auto_fail_without_a_gpu", "cuda");
-    }
+    in_own_process!(cuda_makes_auto_fail_without_a_gpu, BACKEND_ENV => "cuda");
     let (auto, stock) = auto_proof();
     match auto {
         // No GPU (or no `cuda` feature): Auto must not fall back silently.
@@ -322,9 +330,7 @@ fn cuda_makes_auto_fail_without_a_gpu() {
 
 #[test]
 fn an_unknown_value_is_ignored() {
-    if !is_child() {
-        return in_child_with_backend("an_unknown_value_is_ignored", "tpu");
-    }
+    in_own_process!(an_unknown_value_is_ignored, BACKEND_ENV => "tpu");
     let (auto, stock) = auto_proof();
     assert_eq!(auto.unwrap(), stock);
 }

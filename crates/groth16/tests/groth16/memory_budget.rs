@@ -8,7 +8,7 @@
 //!
 //! `ZKACCEL_TEST_RSS_LOG_N` (default 20) sets the size. Linux only: where
 //! `/proc/self/status` is missing the test says it was skipped. The test
-//! runs in a child process of its own ([`crate::in_child`]), so the peak is
+//! runs in a child process of its own (`in_own_process!`), so the peak is
 //! this proof's alone.
 
 use ark_bn254::{Bn254, Fr};
@@ -26,12 +26,7 @@ const MSM_BUDGET_MIB: usize = 256;
 
 #[test]
 fn proof_of_2_20_constraints_within_the_memory_budget() {
-    if !crate::is_child() {
-        return crate::in_child(
-            "memory_budget::proof_of_2_20_constraints_within_the_memory_budget",
-            &[],
-        );
-    }
+    in_own_process!(proof_of_2_20_constraints_within_the_memory_budget);
     let log_n: u32 = std::env::var("ZKACCEL_TEST_RSS_LOG_N").map_or(20, |s| s.parse().unwrap());
     if peak_rss().is_none() {
         let _ = writeln!(
