@@ -6,8 +6,8 @@
 //! (the inputs only, to subtract). The same algorithm runs for both OPS,
 //! so the difference is the field arithmetic alone.
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
-use ark_ec::{CurveGroup, PrimeGroup};
-use ark_ff::{PrimeField, UniformRand};
+use ark_ec::CurveGroup;
+use ark_ff::PrimeField;
 use rand::SeedableRng;
 use zkaccel_cpu::msm::pippenger_with;
 use zkaccel_cpu::{Plain, PortableOps};
@@ -17,19 +17,12 @@ where
     P::BaseField: zkaccel_ff::MontField,
 {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-    let g = Projective::<P>::generator();
-    let step = g * P::ScalarField::rand(&mut rng);
-    let mut cur = g;
-    let pts: Vec<_> = (0..1usize << k)
-        .map(|_| {
-            cur += step;
-            cur
-        })
-        .collect();
-    let bases = Projective::<P>::normalize_batch(&pts);
-    let scalars: Vec<_> = (0..1usize << k)
-        .map(|_| P::ScalarField::rand(&mut rng).into_bigint())
-        .collect();
+    let bases = zkaccel_testkit::inputs::progression::<P>(1 << k, &mut rng);
+    let scalars: Vec<_> =
+        zkaccel_testkit::inputs::random_scalars::<P::ScalarField>(1 << k, &mut rng)
+            .iter()
+            .map(|s| s.into_bigint())
+            .collect();
     let r = match ops {
         "plain" => pippenger_with(&bases, &scalars, Plain),
         "portable" => pippenger_with(&bases, &scalars, PortableOps),

@@ -25,7 +25,7 @@ pub(crate) fn window_batch_affine<
     let nb = 1usize << (c - 1);
     let batch_size = (nb / 2).clamp(MIN_BATCH, MAX_BATCH);
     let mut buckets = vec![Affine::<P>::identity(); nb];
-    let mut overflow = vec![Xyzz::<P>::zero(); nb];
+    let mut overflow = Overflow::<P>::new(nb);
     let mut busy = vec![false; nb];
     let mut batch: Vec<(usize, Affine<P>)> = Vec::with_capacity(batch_size + 1);
     // Additions whose bucket was busy, retried after the next flush (at
@@ -38,7 +38,16 @@ pub(crate) fn window_batch_affine<
         busy: &mut busy,
         batch: &mut batch,
     };
-    for i in 0..bases.len() {
+    let n = bases.len();
+    for i in 0..n {
+        // The bucket of a later term, fetched ahead: with 2^15 buckets
+        // (16-bit windows, from about 2^18 terms) they leave the L2 cache.
+        if i + PREFETCH_AHEAD < n {
+            let ahead = digit(i + PREFETCH_AHEAD);
+            if ahead != 0 {
+                zkaccel_ff::prefetch(&slots.buckets[(ahead.unsigned_abs() - 1) as usize]);
+            }
+        }
         let d = digit(i);
         if d == 0 {
             continue;
@@ -56,7 +65,7 @@ pub(crate) fn window_batch_affine<
             if pending.len() < batch_size {
                 pending.push((k, q));
             } else {
-                slots.overflow[k].add_affine(&q, &mut ops);
+                slots.overflow.add(k, &q, &mut ops);
             }
         }
         if slots.batch.len() >= batch_size {
@@ -71,13 +80,49 @@ pub(crate) fn window_batch_affine<
     }
     flush(slots.buckets, slots.busy, slots.batch, ops);
     for (k, q) in pending {
-        slots.overflow[k].add_affine(&q, &mut ops);
+        slots.overflow.add(k, &q, &mut ops);
     }
-    reduce_rows_columns(buckets, &overflow, ops)
+    reduce_rows_columns(buckets, &overflow.sums, ops)
 }
 
+/// The XYZZ overflow of a window's buckets, kept sparse: few buckets ever
+/// overflow, and a dense vector of `2^(c-1)` XYZZ points (4 MiB per 16-bit
+/// window on BN254) was written, faulted in and scanned for every window.
+struct Overflow<P: SWCurveConfig> {
+    /// Where bucket `k`'s sum is in `sums`, or `u32::MAX`.
+    slot: Vec<u32>,
+    /// `(k, sum)` for every bucket that overflowed.
+    sums: Vec<(usize, Xyzz<P>)>,
+}
+
+impl<P: SWCurveConfig> Overflow<P> {
+    fn new(nb: usize) -> Self {
+        Overflow {
+            slot: vec![u32::MAX; nb],
+            sums: Vec::new(),
+        }
+    }
+
+    /// `overflow[k] += q`.
+    fn add<O: FieldOps<P::BaseField>>(&mut self, k: usize, q: &Affine<P>, ops: &mut O) {
+        let at = match self.slot[k] {
+            u32::MAX => {
+                self.slot[k] = self.sums.len() as u32;
+                self.sums.push((k, Xyzz::zero()));
+                self.sums.len() - 1
+            }
+            at => at as usize,
+        };
+        self.sums[at].1.add_affine(q, ops);
+    }
+}
+
+/// How many terms ahead [`window_batch_affine`] fetches a bucket.
+const PREFETCH_AHEAD: usize = 16;
+
 /// The window's sum `sum_k (k + 1) (buckets[k] + overflow[k])`, by batched
-/// affine additions instead of running sums over all buckets.
+/// affine additions instead of running sums over all buckets; `overflow`
+/// lists `(k, overflow[k])` for the buckets that have one (distinct `k`).
 ///
 /// With `k = hi L + lo` (`L = 2^s`, about the square root of the bucket
 /// count `nb`), the sum is `L sum_hi hi R_hi + sum_lo lo C_lo + T`, where
@@ -91,22 +136,21 @@ pub(crate) fn window_batch_affine<
 /// `RS_x = sum_i (i + 1) x_i` (and `T` the rows' last running value).
 pub(super) fn reduce_rows_columns<P: SWCurveConfig, O: FieldOps<P::BaseField> + Copy>(
     mut buckets: Vec<Affine<P>>,
-    overflow: &[Xyzz<P>],
+    overflow: &[(usize, Xyzz<P>)],
     mut ops: O,
 ) -> Projective<P> {
     use ark_ec::CurveGroup;
     use ark_ff::AdditiveGroup;
     let nb = buckets.len();
-    debug_assert!(nb.is_power_of_two() && overflow.len() == nb);
+    debug_assert!(nb.is_power_of_two() && overflow.iter().all(|(k, _)| *k < nb));
     let mut busy = vec![false; 2 * nb];
     let mut batch: Vec<(usize, Affine<P>)> = Vec::new();
     // The overflow (doublings, `P + (-P)`, crowded buckets) joins the
     // affine buckets first: one normalisation, then one batch.
     let extra: Vec<(usize, Projective<P>)> = overflow
         .iter()
-        .enumerate()
         .filter(|(_, x)| !x.is_zero())
-        .map(|(k, x)| (k, x.to_projective(&mut ops)))
+        .map(|(k, x)| (*k, x.to_projective(&mut ops)))
         .collect();
     if !extra.is_empty() {
         let points: Vec<Projective<P>> = extra.iter().map(|(_, p)| *p).collect();
@@ -207,7 +251,7 @@ pub(super) const MAX_BATCH: usize = 2048;
 /// The affine buckets of one window and the batch being gathered.
 pub(super) struct Slots<'a, P: SWCurveConfig> {
     buckets: &'a mut [Affine<P>],
-    overflow: &'a mut [Xyzz<P>],
+    overflow: &'a mut Overflow<P>,
     busy: &'a mut [bool],
     batch: &'a mut Vec<(usize, Affine<P>)>,
 }
@@ -223,7 +267,7 @@ impl<P: SWCurveConfig> Slots<'_, P> {
             self.buckets[k] = q;
         } else if ops.has_affine_batch() && ops.equal(&self.buckets[k].x, &q.x) {
             // A doubling or `P + (-P)`: the bulk kernel adds chords only.
-            self.overflow[k].add_affine(&q, ops);
+            self.overflow.add(k, &q, ops);
         } else {
             self.busy[k] = true;
             self.batch.push((k, q));
@@ -517,7 +561,8 @@ mod tests {
         for nb in [16usize, 32, 256, 512, 2048] {
             for (i, (b, x)) in cases::<P>(nb, &mut rng).into_iter().enumerate() {
                 let want = naive(&b, &x);
-                let got = reduce_rows_columns(b, &x, ops);
+                let sparse: Vec<(usize, Xyzz<P>)> = x.into_iter().enumerate().collect();
+                let got = reduce_rows_columns(b, &sparse, ops);
                 assert_eq!(
                     got.into_affine(),
                     want.into_affine(),
