@@ -45,7 +45,7 @@ pub(crate) fn window_batch_affine<
         if i + PREFETCH_AHEAD < n {
             let ahead = digit(i + PREFETCH_AHEAD);
             if ahead != 0 {
-                zkaccel_ff::prefetch(&slots.buckets[(ahead.unsigned_abs() - 1) as usize]);
+                zkaccel_ff::prefetch(&slots.buckets[bucket(ahead)]);
             }
         }
         let d = digit(i);
@@ -56,11 +56,7 @@ pub(crate) fn window_batch_affine<
         if b.is_zero() {
             continue;
         }
-        let (k, q) = if d > 0 {
-            ((d - 1) as usize, b)
-        } else {
-            ((-d - 1) as usize, -b)
-        };
+        let (k, q) = (bucket(d), if d > 0 { b } else { -b });
         if !slots.place(k, q, &mut ops) {
             if pending.len() < batch_size {
                 pending.push((k, q));
@@ -115,6 +111,13 @@ impl<P: SWCurveConfig> Overflow<P> {
         };
         self.sums[at].1.add_affine(q, ops);
     }
+}
+
+/// The bucket of the non-zero signed digit `d`: `|d| - 1` (the term is
+/// added there, negated when `d < 0`).
+#[inline(always)]
+fn bucket(d: i32) -> usize {
+    (d.unsigned_abs() - 1) as usize
 }
 
 /// How many terms ahead [`window_batch_affine`] fetches a bucket.
