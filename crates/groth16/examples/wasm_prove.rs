@@ -4,20 +4,36 @@
 //! proves it with zkaccel (the portable field kernels: no assembly, no
 //! threads) and with stock ark-groth16 from the same seed, and exits
 //! non-zero unless the two proofs are byte-identical and zkaccel's verifies
-//! (and a wrong public input does not). Runs natively too.
+//! (and a wrong public input does not).
 //!
 //! ```text
-//! cargo run --release -p zkaccel-groth16 --example wasm_prove -- [ROUNDS]
+//! cargo build -p zkaccel-groth16 --example wasm_prove --target wasm32-wasip1
+//! node scripts/wasm-run.mjs target/wasm32-wasip1/debug/examples/wasm_prove.wasm [ROUNDS]
 //! ```
-use ark_bn254::{Bn254, Fr};
-use ark_snark::SNARK;
-use rand::SeedableRng;
-use rand_chacha::ChaCha20Rng;
-use std::process::ExitCode;
-use zkaccel_groth16::circuits::MimcChain;
-use zkaccel_groth16::{backend, Groth16};
+//!
+//! Built for WebAssembly targets only: natively the same check is the
+//! facade's `prove` example (`cargo run --release --example prove --
+//! --circuit mimc`), and `cargo test` would otherwise spend a minute of an
+//! optimised build on a second copy of the prover.
 
-fn main() -> ExitCode {
+#[cfg(not(target_family = "wasm"))]
+fn main() {
+    println!(
+        "wasm_prove is built for WebAssembly (scripts/wasm-check.sh); natively, run the \
+         facade's prove example: cargo run --release --example prove -- --circuit mimc"
+    );
+}
+
+#[cfg(target_family = "wasm")]
+fn main() -> std::process::ExitCode {
+    use ark_bn254::{Bn254, Fr};
+    use ark_snark::SNARK;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+    use std::process::ExitCode;
+    use zkaccel_groth16::circuits::MimcChain;
+    use zkaccel_groth16::{backend, Groth16};
+
     let rounds = match std::env::args().nth(1).map(|s| s.parse::<usize>()) {
         None => 300,
         Some(Ok(r)) => r,
