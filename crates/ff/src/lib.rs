@@ -116,6 +116,17 @@ pub trait MontField: PrimeField + FftField {
     /// `Self::ADX_MUL`, `Self::ADX_MUL_FULL` or `Self::ADX_MUL6` must hold
     /// (no CPU feature beyond x86-64 is needed).
     unsafe fn sub_asm(&self, other: &Self) -> Self;
+    /// Whether [`Adx::dif4`] leaves its sums unreduced for this field
+    /// ([`MontField::dif4_lazy`]): [`MontField::ADX_MUL`] and a modulus
+    /// below `2^256 / 5` (BN254's two fields; not BLS12-381 Fr, whose
+    /// modulus is above `2^254`).
+    const LAZY_SUMS: bool;
+    /// One radix-4 decimation-in-frequency butterfly ([`Adx::dif4`]) with
+    /// the sums left unreduced between the products (x86-64 assembly).
+    ///
+    /// # Safety
+    /// `Self::LAZY_SUMS` must hold and the CPU must support BMI2 and ADX.
+    unsafe fn dif4_lazy(x: [&Self; 4], w4: &Self, w: [&Self; 3]) -> [Self; 4];
     /// The first four Montgomery-form limbs as arkworks stores them (the
     /// whole element when `Self::ADX_MUL` holds).
     #[inline(always)]
@@ -150,6 +161,19 @@ impl<C: MontConfig<N>, const N: usize> AsmConsts<C, N> {
     const PINV: [u64; 5] = Self::limbs_then_inv();
     /// Six limbs, then the inverse (six-limb fields).
     const PINV6: [u64; 7] = Self::limbs_then_inv();
+    /// `2p` (four-limb fields below 2^255; the lazy butterfly's reduction).
+    const P2: [u64; 4] = {
+        let mut out = [0u64; 4];
+        let mut carry = 0u64;
+        let mut i = 0;
+        while i < 4 && i < N {
+            let m = C::MODULUS.0[i];
+            out[i] = (m << 1) | carry;
+            carry = m >> 63;
+            i += 1;
+        }
+        out
+    };
 
     /// The first `L - 1` limbs of the modulus (zero beyond `N`), then
     /// `-p^-1 mod 2^64`.
@@ -240,6 +264,31 @@ impl Adx {
             a.sub_fast(b)
         }
     }
+
+    /// One radix-4 decimation-in-frequency butterfly: with `s = x0 + x2`,
+    /// `t = x1 + x3`, `d = x0 - x2` and `e = (x1 - x3) w4`, returns
+    /// `[s + t, (s - t) w1, (d + e) w0, (d - e) w2]` for `w = [w0, w1,
+    /// w2]`. For fields with [`MontField::LAZY_SUMS`] the sums stay
+    /// unreduced between the four products (about half the additions'
+    /// instructions); otherwise four modular additions, four subtractions
+    /// and four products.
+    #[inline(always)]
+    pub fn dif4<F: MontField>(self, x: [&F; 4], w4: &F, w: [&F; 3]) -> [F; 4] {
+        if F::LAZY_SUMS {
+            // SAFETY: LAZY_SUMS holds and `self` exists only where the CPU
+            // supports BMI2 and ADX.
+            return unsafe { F::dif4_lazy(x, w4, w) };
+        }
+        let (s, t) = (self.add(x[0], x[2]), self.add(x[1], x[3]));
+        let d = self.sub(x[0], x[2]);
+        let e = self.mul(&self.sub(x[1], x[3]), w4);
+        [
+            self.add(&s, &t),
+            self.mul(&self.sub(&s, &t), w[1]),
+            self.mul(&self.add(&d, &e), w[0]),
+            self.mul(&self.sub(&d, &e), w[2]),
+        ]
+    }
 }
 
 /// Whether this CPU can run the BMI2/ADX multiplication kernel (whatever
@@ -302,6 +351,8 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         cfg!(target_arch = "x86_64") && N == 4 && C::MODULUS.0[N - 1] >> 63 == 1;
     const LIMBS: usize = N;
     const SPARE_BIT: bool = C::CAN_USE_NO_CARRY_MUL_OPT;
+    // p < (2^64 - 1) / 5 * 2^192 < 2^256 / 5.
+    const LAZY_SUMS: bool = Self::ADX_MUL && C::MODULUS.0[N - 1] < u64::MAX / 5;
 
     #[inline(always)]
     fn mont_words<const M: usize>(&self) -> [u64; M] {
@@ -387,6 +438,40 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         #[cfg(not(target_arch = "x86_64"))]
         {
             self.sub_fast(other)
+        }
+    }
+
+    #[inline(always)]
+    unsafe fn dif4_lazy(x: [&Self; 4], w4: &Self, w: [&Self; 3]) -> [Self; 4] {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: forwarded from the caller (LAZY_SUMS: four limbs and
+            // p < 2^256 / 5; CPU support); the inputs are field elements,
+            // hence reduced.
+            let y = unsafe {
+                x86_64::dif4_lazy(
+                    x.map(|v| limbs4(&v.0 .0)),
+                    limbs4(&w4.0 .0),
+                    w.map(|v| limbs4(&v.0 .0)),
+                    &AsmConsts::<C, N>::PINV,
+                    &AsmConsts::<C, N>::P2,
+                )
+            };
+            y.map(Self::from_mont_limbs)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            // Not reached (LAZY_SUMS is false off x86-64); the same values
+            // with the portable operations.
+            let (s, t) = (x[0].add_fast(x[2]), x[1].add_fast(x[3]));
+            let d = x[0].sub_fast(x[2]);
+            let e = x[1].sub_fast(x[3]).mul_fast(w4);
+            [
+                s.add_fast(&t),
+                s.sub_fast(&t).mul_fast(w[1]),
+                d.add_fast(&e).mul_fast(w[0]),
+                d.sub_fast(&e).mul_fast(w[2]),
+            ]
         }
     }
 

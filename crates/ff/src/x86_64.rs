@@ -854,6 +854,154 @@ pub(crate) unsafe fn sub_4(a: &[u64; 4], b: &[u64; 4], p: &[u64; 5]) -> [u64; 4]
     [t0, t1, t2, t3]
 }
 
+/// One radix-4 decimation-in-frequency butterfly with lazy sums, for
+/// four-limb moduli with `5p < 2^256` (BN254's two fields): with `s = x0 +
+/// x2`, `t = x1 + x3`, `d = x0 - x2` and `e = (x1 - x3) w4`, it returns
+/// `[s + t, (s - t) w1, (d + e) w0, (d - e) w2]` reduced, where `w =
+/// [w0, w1, w2]` (the NTT's twiddle triple `w^j, w^2j, w^3j`).
+///
+/// The sums and differences are left unreduced: `s, t, d` and `x1 - x3 + p`
+/// lie below `2p`, `s - t + 2p` below `4p`, `d + e` and `d - e + p` below
+/// `3p`, all below `2^256`. [`mont_mul_4`] takes a left operand below `4p`
+/// and a reduced right one when `5p < 2^256`: each step of its loop keeps
+/// the running sum below `a + p <= 5p` (so `(a + p) 2^64`, the largest
+/// intermediate, fits its five words), and the result `(a b + m p) / 2^256
+/// < 4p^2 / 2^256 + p < 2p` before its final subtraction, so it comes out
+/// reduced. Only `s + t` needs reducing by hand (from below `4p`: `2p`,
+/// then `p`, each subtracted unless it borrows). Against four modular
+/// additions and four subtractions, that is about half the instructions
+/// outside the multiplications.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX; `p < 2^256 / 5` (`pinv` as for
+/// [`mont_mul_4`], `p2 = 2p`); `x`, `w4` and `w` reduced.
+#[inline(always)]
+pub(crate) unsafe fn dif4_lazy(
+    x: [&[u64; 4]; 4],
+    w4: &[u64; 4],
+    w: [&[u64; 4]; 3],
+    pinv: &[u64; 5],
+    p2: &[u64; 4],
+) -> [[u64; 4]; 4] {
+    let p: &[u64; 4] = pinv[..4].try_into().expect("five words");
+    let s = add_nr(x[0], x[2]);
+    let t = add_nr(x[1], x[3]);
+    let d = sub_plus(x[0], x[2], p);
+    // SAFETY (the four products): the caller's CPU and modulus; the left
+    // operands lie below 2p, 4p, 3p and 3p (above), the right ones reduced.
+    let e = unsafe { mont_mul_4(&sub_plus(x[1], x[3], p), w4, pinv) };
+    let y0 = reduce_below_4p(add_nr(&s, &t), p, p2);
+    let y1 = unsafe { mont_mul_4(&sub_plus(&s, &t, p2), w[1], pinv) };
+    let y2 = unsafe { mont_mul_4(&add_nr(&d, &e), w[0], pinv) };
+    let y3 = unsafe { mont_mul_4(&sub_plus(&d, &e, p), w[2], pinv) };
+    [y0, y1, y2, y3]
+}
+
+/// `a + b` as 256-bit integers, without reduction (the caller keeps the sum
+/// below 2^256).
+#[inline(always)]
+fn add_nr(a: &[u64; 4], b: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: register arithmetic only.
+    unsafe {
+        asm!(
+            "add {t0}, {b0}",
+            "adc {t1}, {b1}",
+            "adc {t2}, {b2}",
+            "adc {t3}, {b3}",
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            options(pure, nomem, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+/// `a - b + k` as 256-bit integers for a multiple `k` of the modulus with
+/// `b <= a + k` (the difference may borrow; adding `k` carries it back).
+#[inline(always)]
+fn sub_plus(a: &[u64; 4], b: &[u64; 4], k: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = *a;
+    // SAFETY: reads the 4 limbs of `k`.
+    unsafe {
+        asm!(
+            "sub {t0}, {b0}",
+            "sbb {t1}, {b1}",
+            "sbb {t2}, {b2}",
+            "sbb {t3}, {b3}",
+            "add {t0}, qword ptr [{k}]",
+            "adc {t1}, qword ptr [{k} + 8]",
+            "adc {t2}, qword ptr [{k} + 16]",
+            "adc {t3}, qword ptr [{k} + 24]",
+            b0 = in(reg) b[0],
+            b1 = in(reg) b[1],
+            b2 = in(reg) b[2],
+            b3 = in(reg) b[3],
+            k = in(reg) k.as_ptr(),
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
+/// `a mod p` for `a < 4p < 2^256`: `2p` subtracted unless that borrows,
+/// then `p` the same way (selected with `cmov`, no branch).
+#[inline(always)]
+fn reduce_below_4p(a: [u64; 4], p: &[u64; 4], p2: &[u64; 4]) -> [u64; 4] {
+    let [mut t0, mut t1, mut t2, mut t3] = a;
+    // SAFETY: reads 4 limbs through `p` and 4 through `p2`.
+    unsafe {
+        asm!(
+            "mov {u0}, {t0}",
+            "sub {u0}, qword ptr [{p2}]",
+            "mov {u1}, {t1}",
+            "sbb {u1}, qword ptr [{p2} + 8]",
+            "mov {u2}, {t2}",
+            "sbb {u2}, qword ptr [{p2} + 16]",
+            "mov {u3}, {t3}",
+            "sbb {u3}, qword ptr [{p2} + 24]",
+            "cmovae {t0}, {u0}",
+            "cmovae {t1}, {u1}",
+            "cmovae {t2}, {u2}",
+            "cmovae {t3}, {u3}",
+            "mov {u0}, {t0}",
+            "sub {u0}, qword ptr [{p}]",
+            "mov {u1}, {t1}",
+            "sbb {u1}, qword ptr [{p} + 8]",
+            "mov {u2}, {t2}",
+            "sbb {u2}, qword ptr [{p} + 16]",
+            "mov {u3}, {t3}",
+            "sbb {u3}, qword ptr [{p} + 24]",
+            "cmovae {t0}, {u0}",
+            "cmovae {t1}, {u1}",
+            "cmovae {t2}, {u2}",
+            "cmovae {t3}, {u3}",
+            p = in(reg) p.as_ptr(),
+            p2 = in(reg) p2.as_ptr(),
+            t0 = inout(reg) t0,
+            t1 = inout(reg) t1,
+            t2 = inout(reg) t2,
+            t3 = inout(reg) t3,
+            u0 = out(reg) _,
+            u1 = out(reg) _,
+            u2 = out(reg) _,
+            u3 = out(reg) _,
+            options(pure, readonly, nostack),
+        );
+    }
+    [t0, t1, t2, t3]
+}
+
 /// `a + b mod p` for six-limb `p < 2^383` and `a, b < p` (the sum cannot
 /// carry out). The pointer register `b` doubles as the sixth scratch limb
 /// once the sum is formed: 13 registers in all.

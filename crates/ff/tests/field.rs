@@ -161,4 +161,54 @@ fn limbs_and_spare_bit_follow_the_modulus() {
     const { assert!(!<ark_bn254::Fq as MontField>::ADX_MUL_FULL) };
     const { assert!(!<ark_bls12_381::Fr as MontField>::ADX_MUL_FULL) };
     const { assert!(!<ark_bls12_381::Fq as MontField>::ADX_MUL_FULL) };
+    // Lazy butterfly sums need 5p < 2^256: BN254's r and q (about 0.19 *
+    // 2^256) qualify, BLS12-381's r (about 0.45 * 2^256) does not.
+    assert_eq!(<ark_bn254::Fr as MontField>::LAZY_SUMS, x86);
+    assert_eq!(<ark_bn254::Fq as MontField>::LAZY_SUMS, x86);
+    const { assert!(!<ark_bls12_381::Fr as MontField>::LAZY_SUMS) };
+    const { assert!(!<ark_secp256k1::Fq as MontField>::LAZY_SUMS) };
+    const { assert!(!<ark_bls12_381::Fq as MontField>::LAZY_SUMS) };
+}
+
+/// `Adx::dif4` (lazy sums for BN254, modular operations otherwise) against
+/// the butterfly written with arkworks' operators, on random values and
+/// every combination of the edge values 0, 1, p - 1 and p - 2 in the four
+/// inputs (the largest unreduced sums), with random and edge twiddles.
+#[test]
+fn radix4_butterfly_matches_arkworks() {
+    fn check<F: MontField>(seed: u64) {
+        let Some(adx) = zkaccel_ff::Adx::detect() else {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: Adx::dif4 (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)"
+            );
+            return;
+        };
+        let want = |x: [F; 4], w4: F, w: [F; 3]| {
+            let (s, t) = (x[0] + x[2], x[1] + x[3]);
+            let (d, e) = (x[0] - x[2], (x[1] - x[3]) * w4);
+            [s + t, (s - t) * w[1], (d + e) * w[0], (d - e) * w[2]]
+        };
+        let edges = [F::zero(), F::one(), -F::one(), -F::one().double()];
+        let random: Vec<F> = random_vec(4000, seed);
+        let mut inputs: Vec<[F; 4]> = random
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect();
+        for i in 0..256 {
+            inputs.push(core::array::from_fn(|k| edges[(i >> (2 * k)) & 3]));
+        }
+        let twiddles: Vec<F> = random_vec(8, seed + 1).into_iter().chain(edges).collect();
+        for (i, x) in inputs.iter().enumerate() {
+            let w4 = twiddles[i % twiddles.len()];
+            let w = [0, 3, 5].map(|k| twiddles[(i + k) % twiddles.len()]);
+            let got = adx.dif4([&x[0], &x[1], &x[2], &x[3]], &w4, [&w[0], &w[1], &w[2]]);
+            assert_eq!(got, want(*x, w4, w), "inputs {x:?}, w4 {w4}, w {w:?}");
+        }
+    }
+    check::<ark_bn254::Fr>(11);
+    check::<ark_bn254::Fq>(12);
+    check::<ark_bls12_381::Fr>(13);
+    check::<ark_bls12_381::Fq>(14);
+    check::<ark_secp256k1::Fq>(15);
 }
