@@ -26,6 +26,22 @@ pub(crate) trait Arith<F: FftField>: Sync {
     fn scale(&self, a: &Self::E, w: &F) -> Self::E;
     /// `a * b` on twiddles.
     fn mul(&self, a: &F, b: &F) -> F;
+    /// One radix-4 butterfly of the transform's `dif`: with `s = x0 + x2`,
+    /// `t = x1 + x3`, `d = x0 - x2` and `e = (x1 - x3) w4`, returns
+    /// `[s + t, (s - t) w1, (d + e) w0, (d - e) w2]`. A kernel may fuse it
+    /// (the ADX one leaves the sums unreduced between the products).
+    #[inline(always)]
+    fn radix4(&self, x: [&Self::E; 4], w4: &F, w: [&F; 3]) -> [Self::E; 4] {
+        let (s, t) = (self.add(x[0], x[2]), self.add(x[1], x[3]));
+        let d = self.sub(x[0], x[2]);
+        let e = self.scale(&self.sub(x[1], x[3]), w4);
+        [
+            self.add(&s, &t),
+            self.scale(&self.sub(&s, &t), w[1]),
+            self.scale(&self.add(&d, &e), w[0]),
+            self.scale(&self.sub(&d, &e), w[2]),
+        ]
+    }
 }
 
 /// Any arkworks `DomainCoeff` through its own operators.
@@ -110,5 +126,9 @@ impl<F: MontField> Arith<F> for Adx {
     #[inline(always)]
     fn mul(&self, a: &F, b: &F) -> F {
         self.0.mul(a, b)
+    }
+    #[inline(always)]
+    fn radix4(&self, x: [&F; 4], w4: &F, w: [&F; 3]) -> [F; 4] {
+        self.0.dif4(x, w4, w)
     }
 }

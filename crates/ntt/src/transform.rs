@@ -1,8 +1,15 @@
-//! The transform: in-cache decimation-in-frequency kernels, composed by the
-//! four-step (Bailey) split, in place.
+//! The transform: in-cache radix-4 decimation-in-frequency kernels, composed
+//! over the whole array up to `2^WHOLE_MAX_LOG` elements and by the
+//! four-step (Bailey) split above, in place.
 //!
-//! View the input as `n1` rows of `n2` (`x[j1*n2 + j2]`). With output index
-//! `k = k1 + n1*k2`:
+//! **Whole array** (`2^LEAF_LOG < n <= 2^WHOLE_MAX_LOG`): the first radix-4
+//! stages run over the whole array, their butterflies split between the
+//! threads, until blocks of at most `2^LEAF_LOG` elements remain; each block
+//! finishes in cache; then the bit reversal (below). The stage table of size
+//! `n` (`n - 1` twiddles) is built once and cached.
+//!
+//! **Four-step**, above: view the input as `n1` rows of `n2`
+//! (`x[j1*n2 + j2]`). With output index `k = k1 + n1*k2`:
 //!
 //! ```text
 //! X[k1 + n1*k2] = sum_j2 w_n2^(j2*k2) * w_n^(j2*k1) * sum_j1 x[j1*n2 + j2] * w_n1^(j1*k1)
@@ -21,8 +28,10 @@
 //!    elements swapped with their partner tiles), the only pass over the
 //!    whole array that does no arithmetic.
 //!
-//! Memory: in place; each task holds a buffer of `16 * n1` elements (512 KiB
-//! at 2^20 for BN254), and the shared twiddle tables hold `n1 + n2` elements.
+//! The four-step costs two multiplications per element more (the twiddles
+//! `w_n^(j2*k1)` and the power chains that make them) but only `n1 + n2`
+//! twiddles; each task holds a buffer of `16 * n1` elements (512 KiB at
+//! 2^20 for BN254).
 
 use ark_ff::FftField;
 
@@ -32,6 +41,22 @@ use crate::twiddles::StageTwiddles;
 /// Transforms up to this size run as one in-cache kernel (2^12 BN254 elements
 /// are 128 KiB: well inside L2).
 pub(crate) const LEAF_LOG: u32 = 12;
+
+/// Transforms up to this size (and above [`LEAF_LOG`]) run as one radix-4
+/// transform of the whole array with the full stage table (`n - 1`
+/// twiddles per direction: 32 MiB at 2^20 for BN254, as much as the data):
+/// the first stages over the whole array, split between the threads, then
+/// in-cache blocks of at most `2^LEAF_LOG`. That saves the four-step
+/// split's two multiplications per element (its twiddles `w_n^(j2*k1)` and
+/// their power chains), a sixth of the total at 2^20; above this size the
+/// four-step keeps the tables at `2 sqrt(n)` elements.
+pub(crate) const WHOLE_MAX_LOG: u32 = 20;
+
+/// Butterflies per task in the whole-array stages.
+const SPAN: usize = 512;
+
+/// Elements per task of the parallel coset and inverse scaling.
+const SCALE_SPAN: usize = 4096;
 
 /// Columns transformed together by one task of the column pass (16 BN254
 /// elements are 512 bytes: eight whole cache lines per row read).
@@ -92,37 +117,18 @@ fn for_each_chunk<E: Send>(data: &mut [E], size: usize, f: impl Fn(usize, &mut [
 /// ```
 /// the same four multiplications as two radix-2 stages, with half the loads
 /// and stores.
-fn dif<F: FftField, A: Arith<F>>(ar: &A, row: &mut [A::E], tw: &StageTwiddles<F>) {
+fn dif<F: FftField, A: Arith<F>>(ar: &A, row: &mut [A::E], table: &[F], w4: F) {
     let m = row.len();
-    let w4 = tw.omega4;
     let mut len = m;
     let mut off = 0;
     while len >= 4 {
         let q = len / 4;
-        let t = &tw.table[off..off + 3 * q];
+        let t = &table[off..off + 3 * q];
         for block in row.chunks_exact_mut(len) {
             let (x01, x23) = block.split_at_mut(2 * q);
             let (x0, x1) = x01.split_at_mut(q);
             let (x2, x3) = x23.split_at_mut(q);
-            for j in 0..q {
-                let (a0, a1, a2, a3) = (x0[j], x1[j], x2[j], x3[j]);
-                let s02 = ar.add(&a0, &a2);
-                let s13 = ar.add(&a1, &a3);
-                let d02 = ar.sub(&a0, &a2);
-                let d13 = ar.scale(&ar.sub(&a1, &a3), &w4);
-                if j == 0 {
-                    x0[0] = ar.add(&s02, &s13);
-                    x1[0] = ar.sub(&s02, &s13);
-                    x2[0] = ar.add(&d02, &d13);
-                    x3[0] = ar.sub(&d02, &d13);
-                } else {
-                    let w = &t[3 * j..3 * j + 3];
-                    x0[j] = ar.add(&s02, &s13);
-                    x1[j] = ar.scale(&ar.sub(&s02, &s13), &w[1]);
-                    x2[j] = ar.scale(&ar.add(&d02, &d13), &w[0]);
-                    x3[j] = ar.scale(&ar.sub(&d02, &d13), &w[2]);
-                }
-            }
+            radix4_span(ar, [x0, x1, x2, x3], 0, t, w4);
         }
         off += 3 * q;
         len /= 4;
@@ -136,6 +142,58 @@ fn dif<F: FftField, A: Arith<F>>(ar: &A, row: &mut [A::E], tw: &StageTwiddles<F>
     }
 }
 
+/// The radix-4 butterflies `j0 .. j0 + x[0].len()` of one stage (see
+/// [`dif`]): `x[i][k]` is element `j0 + k + i*q` of the block, `t` the
+/// stage's twiddle triples.
+#[inline(always)]
+fn radix4_span<F: FftField, A: Arith<F>>(ar: &A, x: [&mut [A::E]; 4], j0: usize, t: &[F], w4: F) {
+    let [x0, x1, x2, x3] = x;
+    let mut k0 = 0;
+    if j0 == 0 && !x0.is_empty() {
+        // j = 0: no twiddles.
+        let (a0, a1, a2, a3) = (x0[0], x1[0], x2[0], x3[0]);
+        let s02 = ar.add(&a0, &a2);
+        let s13 = ar.add(&a1, &a3);
+        let d02 = ar.sub(&a0, &a2);
+        let d13 = ar.scale(&ar.sub(&a1, &a3), &w4);
+        x0[0] = ar.add(&s02, &s13);
+        x1[0] = ar.sub(&s02, &s13);
+        x2[0] = ar.add(&d02, &d13);
+        x3[0] = ar.sub(&d02, &d13);
+        k0 = 1;
+    }
+    for k in k0..x0.len() {
+        let j = j0 + k;
+        let w = &t[3 * j..3 * j + 3];
+        let y = ar.radix4([&x0[k], &x1[k], &x2[k], &x3[k]], &w4, [&w[0], &w[1], &w[2]]);
+        [x0[k], x1[k], x2[k], x3[k]] = y;
+    }
+}
+
+/// One radix-4 stage over a whole block of length `4q` (`t`: its twiddle
+/// triples), the butterflies split between the threads in spans of
+/// [`SPAN`].
+fn radix4_stage<F: FftField, A: Arith<F>>(ar: &A, block: &mut [A::E], t: &[F], w4: F) {
+    let q = block.len() / 4;
+    let (x01, x23) = block.split_at_mut(2 * q);
+    let (x0, x1) = x01.split_at_mut(q);
+    let (x2, x3) = x23.split_at_mut(q);
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        x0.par_chunks_mut(SPAN)
+            .zip(x1.par_chunks_mut(SPAN))
+            .zip(x2.par_chunks_mut(SPAN))
+            .zip(x3.par_chunks_mut(SPAN))
+            .enumerate()
+            .for_each(|(c, (((a, b), d), e))| radix4_span(ar, [a, b, d, e], c * SPAN, t, w4));
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        radix4_span(ar, [x0, x1, x2, x3], 0, t, w4);
+    }
+}
+
 /// `x[i] *= base * step^i`.
 fn distribute<F: FftField, A: Arith<F>>(ar: &A, x: &mut [A::E], base: F, step: F) {
     let mut cur = base;
@@ -143,6 +201,14 @@ fn distribute<F: FftField, A: Arith<F>>(ar: &A, x: &mut [A::E], base: F, step: F
         *v = ar.scale(v, &cur);
         cur = ar.mul(&cur, &step);
     }
+}
+
+/// [`distribute`] in parallel spans (each starts from its own power).
+fn distribute_par<F: FftField, A: Arith<F>>(ar: &A, x: &mut [A::E], base: F, step: F) {
+    for_each_chunk(x, SCALE_SPAN, |c, span| {
+        let start = ar.mul(&base, &step.pow([(c * SCALE_SPAN) as u64]));
+        distribute::<F, A>(ar, span, start, step);
+    });
 }
 
 fn bitrev_permute<E>(x: &mut [E]) {
@@ -156,26 +222,26 @@ fn bitrev_permute<E>(x: &mut [E]) {
 }
 
 /// Upper estimate of the heap bytes one transform of `2^log_n` elements of
-/// a field of `field` bytes allocates besides its data:
-/// the twiddle tables of the (sub-)transform sizes with their build buffer
-/// (cached afterwards), one column block per thread, the inverse scaling's
-/// powers, and a little bookkeeping.
+/// a field of `field` bytes allocates besides its data: the twiddle tables
+/// it uses (built in place on first use, cached afterwards; the table of
+/// size `n` up to [`WHOLE_MAX_LOG`], those of the four-step's two sizes
+/// above), one column block per thread and the inverse scaling's powers
+/// (four-step), and a little bookkeeping.
 ///
 /// With `lanes` (the AVX-512 IFMA four-step may run, from 2^9), the larger of that and
 /// the lane path's needs: the same stage tables plus their 52-bit-limb
 /// copies (40 bytes per 32-byte element), one buffer of eight rows per thread
 /// (`8 * n2` lane elements), and the row pass's scaling powers.
 pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool) -> usize {
-    // A table of size m holds m - 1 twiddles, built from 3m/4 + 1 powers.
+    // A table of size m holds m - 1 twiddles in one allocation of m.
     let table = |k: u32| (1usize << k) * field;
-    let build = |k: u32| (3 * (1usize << k) / 4 + 1) * field;
     let bookkeeping = 4096;
-    let leaf = table(log_n) + build(log_n) + bookkeeping;
-    if log_n <= LEAF_LOG && !lanes {
-        return leaf;
-    }
+    let whole = table(log_n) + bookkeeping;
     let k1 = log_n / 2;
     let k2 = log_n - k1;
+    if log_n <= LEAF_LOG && !lanes {
+        return whole;
+    }
     let threads = {
         #[cfg(feature = "parallel")]
         {
@@ -186,25 +252,27 @@ pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool) -> usize {
             1
         }
     };
-    let scalar = table(k1)
-        + table(k2)
-        + build(k2)
-        + threads * COLUMN_BLOCK * (1usize << k1) * field
-        + (1usize << k2) * field
-        + bookkeeping;
+    let scalar = if log_n <= WHOLE_MAX_LOG {
+        whole
+    } else {
+        table(k1)
+            + table(k2)
+            + threads * COLUMN_BLOCK * (1usize << k1) * field
+            + (1usize << k2) * field
+            + bookkeeping
+    };
     if !lanes {
         return scalar;
     }
     let lane = |bytes: usize| bytes * 5 / 4;
     let lanes_path = table(k1)
         + table(k2)
-        + build(k2)
         + lane(table(k1) + table(k2))
         + threads * lane(8 * (1usize << k2) * field)
         + lane((1usize << k2) * field)
         + bookkeeping;
     // Small sizes without the lane path run as one leaf.
-    scalar.max(lanes_path).max(leaf)
+    scalar.max(lanes_path).max(whole)
 }
 
 /// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
@@ -213,8 +281,45 @@ pub(crate) fn run<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job
     debug_assert_eq!(n, 1usize << job.log_n);
     if job.log_n <= LEAF_LOG {
         run_leaf::<F, A>(ar, data, job);
+    } else if job.log_n <= WHOLE_MAX_LOG {
+        run_whole::<F, A>(ar, data, job);
     } else {
         run_four_step::<F, A>(ar, data, job);
+    }
+}
+
+/// The whole-array transform ([`WHOLE_MAX_LOG`]): coset powers, radix-4
+/// stages over the whole array until the blocks have at most `2^LEAF_LOG`
+/// elements, each block's remaining stages in cache, the bit reversal, the
+/// inverse scaling.
+fn run_whole<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
+    if let Some(g) = job.pre {
+        distribute_par::<F, A>(ar, data, F::one(), g);
+    }
+    let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
+    let (mut len, mut off) = (data.len(), 0);
+    while len > 1 << LEAF_LOG {
+        let q = len / 4;
+        for block in data.chunks_exact_mut(len) {
+            radix4_stage::<F, A>(ar, block, &tw.table[off..off + 3 * q], tw.omega4);
+        }
+        off += 3 * q;
+        len /= 4;
+    }
+    // The rest of the table is the table of size `len` (every stage's root
+    // is the same power of the two-adic root).
+    for_each_chunk(data, len, |_, block| {
+        dif::<F, A>(ar, block, &tw.table[off..], tw.omega4)
+    });
+    bitrev_permute_blocked(data);
+    if let Some(p) = job.post {
+        if p.offset.is_one() {
+            for_each_chunk(data, SCALE_SPAN, |_, span| {
+                span.iter_mut().for_each(|v| *v = ar.scale(v, &p.factor))
+            });
+        } else {
+            distribute_par::<F, A>(ar, data, p.factor, p.offset);
+        }
     }
 }
 
@@ -224,7 +329,7 @@ fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     }
     if data.len() > 1 {
         let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
-        dif::<F, A>(ar, data, &tw);
+        dif::<F, A>(ar, data, &tw.table, tw.omega4);
         bitrev_permute(data);
     }
     if let Some(p) = job.post {
@@ -303,7 +408,7 @@ fn run_four_step<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<
             }
         }
         for (b, col) in buf.chunks_exact_mut(n1).enumerate() {
-            dif::<F, A>(ar, col, &tw1);
+            dif::<F, A>(ar, col, &tw1.table, tw1.omega4);
             let j2 = c0 + b;
             if j2 != 0 {
                 // Two interleaved power chains (w^k, w^(k+1)) halve the
@@ -356,7 +461,7 @@ fn run_four_step<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<
         (p, powers)
     });
     for_each_chunk(data, n2, |r, row| {
-        dif::<F, A>(ar, row, &tw2);
+        dif::<F, A>(ar, row, &tw2.table, tw2.omega4);
         if let Some((p, powers)) = &post {
             if p.offset.is_one() {
                 row.iter_mut().for_each(|v| *v = ar.scale(v, &p.factor));
@@ -413,5 +518,81 @@ pub(crate) fn bitrev_permute_blocked<E: Copy + Send + Sync>(x: &mut [E]) {
     #[cfg(not(feature = "parallel"))]
     {
         (0..1usize << mid_bits).for_each(task);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Both compositions at the sizes where `run` picks only one of them
+    //! (the four-step runs above 2^WHOLE_MAX_LOG in use, too large to test
+    //! every kernel there), against ark-poly.
+    use super::*;
+    use crate::arith::{Adx, Generic, Portable};
+    use ark_bn254::Fr;
+    use ark_ff::{FftField, UniformRand};
+    use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+    use rand::SeedableRng;
+
+    fn jobs(log_n: u32, coset: bool) -> [(Job<Fr>, Radix2EvaluationDomain<Fr>, bool); 2] {
+        let mut d = Radix2EvaluationDomain::<Fr>::new(1 << log_n).unwrap();
+        if coset {
+            d = d.get_coset(Fr::GENERATOR).unwrap();
+        }
+        let forward = Job {
+            log_n,
+            inverse: false,
+            pre: coset.then_some(d.offset),
+            post: None,
+        };
+        let inverse = Job {
+            log_n,
+            inverse: true,
+            pre: None,
+            post: Some(PostScale {
+                factor: d.size_inv,
+                offset: d.offset_inv,
+            }),
+        };
+        [(forward, d, false), (inverse, d, true)]
+    }
+
+    fn check<A: Arith<Fr, E = Fr>>(ar: &A, name: &str) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        for log_n in 13..=17 {
+            let v: Vec<Fr> = (0..1usize << log_n).map(|_| Fr::rand(&mut rng)).collect();
+            for coset in [false, true] {
+                for (job, d, inverse) in jobs(log_n, coset) {
+                    let want = if inverse { d.ifft(&v) } else { d.fft(&v) };
+                    let mut four = v.clone();
+                    run_four_step::<Fr, A>(ar, &mut four, &job);
+                    assert_eq!(
+                        four, want,
+                        "{name} four-step 2^{log_n} coset={coset} inverse={inverse}"
+                    );
+                    let mut whole = v.clone();
+                    run_whole::<Fr, A>(ar, &mut whole, &job);
+                    assert_eq!(
+                        whole, want,
+                        "{name} whole 2^{log_n} coset={coset} inverse={inverse}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn four_step_and_whole_array_agree_with_ark_poly() {
+        match Adx::new() {
+            Some(adx) => check(&adx, "adx"),
+            None => {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "SKIPPED: the ADX kernel's four-step and whole-array transforms (no BMI2/ADX, or ZKACCEL_KERNEL=portable)"
+                );
+            }
+        }
+        check(&Portable, "portable");
+        check(&Generic::<Fr>::new(), "generic");
     }
 }

@@ -3,9 +3,10 @@
 //!
 //! arkworks' `EvaluationDomain` must be `Copy`, so a domain cannot own its
 //! tables; they live in a process-wide cache instead, keyed by the field's
-//! `TypeId`. The tables are small: a four-step transform of size
-//! `n = n1 * n2` needs the tables for `n1` and `n2` only (about `2 * sqrt(n)`
-//! elements per direction), never a table of size `n`.
+//! `TypeId`. A transform of size `n` up to `2^WHOLE_MAX_LOG` uses the table
+//! of size `n` (`n - 1` elements per direction); a four-step transform of
+//! size `n = n1 * n2` above it needs the tables for `n1` and `n2` only
+//! (about `2 * sqrt(n)` elements per direction).
 
 use ark_ff::FftField;
 use std::any::{Any, TypeId};
@@ -37,24 +38,27 @@ impl<F: FftField> StageTwiddles<F> {
         if inverse {
             w = w.inverse().expect("roots of unity are non-zero");
         }
-        // powers[i] = w_m^i for i < 3m/4 covers every (w_L)^(3j) below.
-        let mut powers = Vec::with_capacity(3 * m / 4 + 1);
+        // m - 1 entries (3 (m/4 + m/16 + ... + 1) for a power of 4, fewer
+        // otherwise), in one allocation: the first stage's triples from a
+        // power chain, each later stage's taken from the first (w_L^j is
+        // w_m^(j m/L), the first stage's triple j m/L); no other buffer.
+        let mut table = Vec::with_capacity(m);
         let mut cur = F::one();
-        for _ in 0..(3 * m / 4).max(1) {
-            powers.push(cur);
+        for _ in 0..m / 4 {
+            let sq = cur.square();
+            table.push(cur);
+            table.push(sq);
+            table.push(sq * cur);
             cur *= w;
         }
-        let omega4 = if m >= 4 { powers[m / 4] } else { F::one() };
-        // m - 1 entries (3 (m/4 + m/16 + ... + 1) for a power of 4, fewer
-        // otherwise): sized once, so the build never holds two copies.
-        let mut table = Vec::with_capacity(m);
-        let mut len = m;
+        let omega4 = if m >= 4 { cur } else { F::one() };
+        let mut len = m / 4;
         while len >= 4 {
-            let stride = m / len; // w_L = w_m^stride
+            let stride = m / len;
             for j in 0..len / 4 {
-                table.push(powers[j * stride]);
-                table.push(powers[2 * j * stride]);
-                table.push(powers[3 * j * stride]);
+                for k in 0..3 {
+                    table.push(table[3 * j * stride + k]);
+                }
             }
             len /= 4;
         }
