@@ -525,7 +525,7 @@ pub(crate) fn bitrev_permute_blocked<E: Copy + Send + Sync>(x: &mut [E]) {
 mod tests {
     //! Both compositions at the sizes where `run` picks only one of them
     //! (the four-step runs above 2^WHOLE_MAX_LOG in use, too large to test
-    //! every kernel there), against ark-poly.
+    //! every kernel there), against ark-poly, 2^13 to 2^17.
     use super::*;
     use crate::arith::{Adx, Generic, Portable};
     use ark_bn254::Fr;
@@ -558,7 +558,14 @@ mod tests {
 
     fn check<A: Arith<Fr, E = Fr>>(ar: &A, name: &str) {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
-        for log_n in 13..=17 {
+        // ZKACCEL_TEST_NTT_LOG_MAX (as in tests/ntt.rs) lowers the largest
+        // size, for emulators; the smallest four-step size always runs.
+        let log_max = std::env::var("ZKACCEL_TEST_NTT_LOG_MAX")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(17u32)
+            .clamp(LEAF_LOG + 1, 17);
+        for log_n in LEAF_LOG + 1..=log_max {
             let v: Vec<Fr> = (0..1usize << log_n).map(|_| Fr::rand(&mut rng)).collect();
             for coset in [false, true] {
                 for (job, d, inverse) in jobs(log_n, coset) {
