@@ -279,16 +279,41 @@ impl Adx {
             // supports BMI2 and ADX.
             return unsafe { F::dif4_lazy(x, w4, w) };
         }
-        let (s, t) = (self.add(x[0], x[2]), self.add(x[1], x[3]));
-        let d = self.sub(x[0], x[2]);
-        let e = self.mul(&self.sub(x[1], x[3]), w4);
-        [
-            self.add(&s, &t),
-            self.mul(&self.sub(&s, &t), w[1]),
-            self.mul(&self.add(&d, &e), w[0]),
-            self.mul(&self.sub(&d, &e), w[2]),
-        ]
+        dif4_with(
+            x,
+            w4,
+            w,
+            |a, b| self.add(a, b),
+            |a, b| self.sub(a, b),
+            |a, b| self.mul(a, b),
+        )
     }
+}
+
+/// The radix-4 decimation-in-frequency butterfly of [`Adx::dif4`] from an
+/// element type's own operations (`scale` multiplies an element by a
+/// twiddle): with `s = x0 + x2`, `t = x1 + x3`, `d = x0 - x2` and
+/// `e = (x1 - x3) w4`, returns `[s + t, (s - t) w1, (d + e) w0, (d - e) w2]`
+/// for `w = [w0, w1, w2]`. For kernels without a fused form, and for
+/// elements that are not field elements (an NTT over group elements).
+#[inline(always)]
+pub fn dif4_with<E, W>(
+    x: [&E; 4],
+    w4: &W,
+    w: [&W; 3],
+    add: impl Fn(&E, &E) -> E,
+    sub: impl Fn(&E, &E) -> E,
+    scale: impl Fn(&E, &W) -> E,
+) -> [E; 4] {
+    let (s, t) = (add(x[0], x[2]), add(x[1], x[3]));
+    let d = sub(x[0], x[2]);
+    let e = scale(&sub(x[1], x[3]), w4);
+    [
+        add(&s, &t),
+        scale(&sub(&s, &t), w[1]),
+        scale(&add(&d, &e), w[0]),
+        scale(&sub(&d, &e), w[2]),
+    ]
 }
 
 /// Whether this CPU can run the BMI2/ADX multiplication kernel (whatever
@@ -463,15 +488,7 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         {
             // Not reached (LAZY_SUMS is false off x86-64); the same values
             // with the portable operations.
-            let (s, t) = (x[0].add_fast(x[2]), x[1].add_fast(x[3]));
-            let d = x[0].sub_fast(x[2]);
-            let e = x[1].sub_fast(x[3]).mul_fast(w4);
-            [
-                s.add_fast(&t),
-                s.sub_fast(&t).mul_fast(w[1]),
-                d.add_fast(&e).mul_fast(w[0]),
-                d.sub_fast(&e).mul_fast(w[2]),
-            ]
+            dif4_with(x, w4, w, Self::add_fast, Self::sub_fast, Self::mul_fast)
         }
     }
 

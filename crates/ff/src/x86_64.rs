@@ -955,39 +955,33 @@ fn sub_plus(a: &[u64; 4], b: &[u64; 4], k: &[u64; 4]) -> [u64; 4] {
 }
 
 /// `a mod p` for `a < 4p < 2^256`: `2p` subtracted unless that borrows,
-/// then `p` the same way (selected with `cmov`, no branch).
+/// then `p` the same way.
 #[inline(always)]
 fn reduce_below_4p(a: [u64; 4], p: &[u64; 4], p2: &[u64; 4]) -> [u64; 4] {
+    sub_unless_borrow(sub_unless_borrow(a, p2), p)
+}
+
+/// `a - k` if that does not borrow, else `a` (selected with `cmov`, no
+/// branch).
+#[inline(always)]
+fn sub_unless_borrow(a: [u64; 4], k: &[u64; 4]) -> [u64; 4] {
     let [mut t0, mut t1, mut t2, mut t3] = a;
-    // SAFETY: reads 4 limbs through `p` and 4 through `p2`.
+    // SAFETY: reads the 4 limbs of `k`.
     unsafe {
         asm!(
             "mov {u0}, {t0}",
-            "sub {u0}, qword ptr [{p2}]",
+            "sub {u0}, qword ptr [{k}]",
             "mov {u1}, {t1}",
-            "sbb {u1}, qword ptr [{p2} + 8]",
+            "sbb {u1}, qword ptr [{k} + 8]",
             "mov {u2}, {t2}",
-            "sbb {u2}, qword ptr [{p2} + 16]",
+            "sbb {u2}, qword ptr [{k} + 16]",
             "mov {u3}, {t3}",
-            "sbb {u3}, qword ptr [{p2} + 24]",
+            "sbb {u3}, qword ptr [{k} + 24]",
             "cmovae {t0}, {u0}",
             "cmovae {t1}, {u1}",
             "cmovae {t2}, {u2}",
             "cmovae {t3}, {u3}",
-            "mov {u0}, {t0}",
-            "sub {u0}, qword ptr [{p}]",
-            "mov {u1}, {t1}",
-            "sbb {u1}, qword ptr [{p} + 8]",
-            "mov {u2}, {t2}",
-            "sbb {u2}, qword ptr [{p} + 16]",
-            "mov {u3}, {t3}",
-            "sbb {u3}, qword ptr [{p} + 24]",
-            "cmovae {t0}, {u0}",
-            "cmovae {t1}, {u1}",
-            "cmovae {t2}, {u2}",
-            "cmovae {t3}, {u3}",
-            p = in(reg) p.as_ptr(),
-            p2 = in(reg) p2.as_ptr(),
+            k = in(reg) k.as_ptr(),
             t0 = inout(reg) t0,
             t1 = inout(reg) t1,
             t2 = inout(reg) t2,

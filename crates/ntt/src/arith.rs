@@ -32,15 +32,14 @@ pub(crate) trait Arith<F: FftField>: Sync {
     /// (the ADX one leaves the sums unreduced between the products).
     #[inline(always)]
     fn radix4(&self, x: [&Self::E; 4], w4: &F, w: [&F; 3]) -> [Self::E; 4] {
-        let (s, t) = (self.add(x[0], x[2]), self.add(x[1], x[3]));
-        let d = self.sub(x[0], x[2]);
-        let e = self.scale(&self.sub(x[1], x[3]), w4);
-        [
-            self.add(&s, &t),
-            self.scale(&self.sub(&s, &t), w[1]),
-            self.scale(&self.add(&d, &e), w[0]),
-            self.scale(&self.sub(&d, &e), w[2]),
-        ]
+        zkaccel_ff::dif4_with(
+            x,
+            w4,
+            w,
+            |a, b| self.add(a, b),
+            |a, b| self.sub(a, b),
+            |a, b| self.scale(a, b),
+        )
     }
 }
 
