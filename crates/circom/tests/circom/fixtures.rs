@@ -208,15 +208,45 @@ fn check_fixture<E: CircomCurve>(name: &str) {
     assert_eq!(ours.len(), z.header.domain_size);
 }
 
-#[test]
-fn snarkjs_fixtures_prove_verify_and_match() {
-    for (name, curve) in FIXTURES {
-        match curve {
-            "bn128" => check_fixture::<ark_bn254::Bn254>(name),
-            _ => check_fixture::<ark_bls12_381::Bls12_381>(name),
-        }
+/// `check_fixture` on `FIXTURES[index]`, which must be `name`.
+fn check_fixture_at(index: usize, name: &str) {
+    let (found, curve) = FIXTURES[index];
+    assert_eq!(
+        found, name,
+        "FIXTURES[{index}] moved: update the tests below"
+    );
+    match curve {
+        "bn128" => check_fixture::<ark_bn254::Bn254>(name),
+        _ => check_fixture::<ark_bls12_381::Bls12_381>(name),
     }
 }
+
+/// One test per fixture, so that libtest runs them side by side (each one's
+/// work is single-threaded: 52 s for the four in one test in CI's build).
+macro_rules! fixture_tests {
+    ($($test:ident: $index:literal $name:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                check_fixture_at($index, $name);
+            }
+        )*
+
+        #[test]
+        fn every_fixture_has_its_test() {
+            let tested = [$($name),*];
+            let all = FIXTURES.map(|(name, _)| name);
+            assert_eq!(tested, all, "add a test for each fixture to fixture_tests!");
+        }
+    };
+}
+
+fixture_tests!(
+    snarkjs_fixture_poseidon_proves_verifies_and_matches: 0 "poseidon",
+    snarkjs_fixture_merkle_proves_verifies_and_matches: 1 "merkle",
+    snarkjs_fixture_nopublic_proves_verifies_and_matches: 2 "nopublic",
+    snarkjs_fixture_poseidon_bls_proves_verifies_and_matches: 3 "poseidon_bls",
+);
 
 /// The zkey and wtns writers give back the files snarkjs wrote (the zkey
 /// up to its contributions section, which we write empty).

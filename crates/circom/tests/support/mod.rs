@@ -9,21 +9,17 @@ use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
 use std::io::Write;
 
-/// `sum_i v_i x^i` for the powers of `root` (a naive DFT).
+/// `sum_i v_i x^i` at `x = offset * root^k` for every `k < v.len()` (a
+/// naive DFT: Horner's rule at each point, the points in parallel).
 fn dft<F: Field>(v: &[F], root: F, offset: F) -> Vec<F> {
-    let mut out = Vec::with_capacity(v.len());
-    let mut x = offset;
-    for _ in 0..v.len() {
-        let mut acc = F::zero();
-        let mut p = F::one();
-        for c in v {
-            acc += *c * p;
-            p *= x;
-        }
-        out.push(acc);
-        x *= root;
-    }
-    out
+    use rayon::prelude::*;
+    (0..v.len() as u64)
+        .into_par_iter()
+        .map(|k| {
+            let x = offset * root.pow([k]);
+            v.iter().rev().fold(F::zero(), |acc, c| acc * x + c)
+        })
+        .collect()
 }
 
 /// A primitive `n`-th root of unity: arkworks' (`SNARKJS = false`) or
