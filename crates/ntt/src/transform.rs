@@ -92,6 +92,13 @@ pub(crate) fn bitrev(i: usize, bits: u32) -> usize {
 
 /// Runs `f(index, chunk)` on consecutive chunks, in parallel when enabled.
 fn for_each_chunk<E: Send>(data: &mut [E], size: usize, f: impl Fn(usize, &mut [E]) + Sync) {
+    if data.len() <= size {
+        // One chunk (or none): no task to hand to the pool.
+        if !data.is_empty() {
+            f(0, data);
+        }
+        return;
+    }
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
@@ -293,9 +300,7 @@ pub(crate) fn run<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job
 /// elements, each block's remaining stages in cache, the bit reversal, the
 /// inverse scaling.
 fn run_whole<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
-    if let Some(g) = job.pre {
-        distribute_par::<F, A>(ar, data, F::one(), g);
-    }
+    scale_before(ar, data, job);
     let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
     let (mut len, mut off) = (data.len(), 0);
     while len > 1 << LEAF_LOG {
@@ -312,6 +317,30 @@ fn run_whole<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) 
         dif::<F, A>(ar, block, &tw.table[off..], tw.omega4)
     });
     bitrev_permute_blocked(data);
+    scale_after(ar, data, job);
+}
+
+fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
+    scale_before(ar, data, job);
+    if data.len() > 1 {
+        let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
+        dif::<F, A>(ar, data, &tw.table, tw.omega4);
+        bitrev_permute(data);
+    }
+    scale_after(ar, data, job);
+}
+
+/// The coset powers `x[i] *= g^i` of a coset forward job, in parallel spans
+/// (one span, on this thread, up to [`SCALE_SPAN`] elements).
+fn scale_before<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
+    if let Some(g) = job.pre {
+        distribute_par::<F, A>(ar, data, F::one(), g);
+    }
+}
+
+/// The inverse scaling `x[i] *= s * o^i` of an inverse job, as
+/// [`scale_before`].
+fn scale_after<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     if let Some(p) = job.post {
         if p.offset.is_one() {
             for_each_chunk(data, SCALE_SPAN, |_, span| {
@@ -319,24 +348,6 @@ fn run_whole<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) 
             });
         } else {
             distribute_par::<F, A>(ar, data, p.factor, p.offset);
-        }
-    }
-}
-
-fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
-    if let Some(g) = job.pre {
-        distribute::<F, A>(ar, data, F::one(), g);
-    }
-    if data.len() > 1 {
-        let tw = StageTwiddles::<F>::get(job.log_n, job.inverse);
-        dif::<F, A>(ar, data, &tw.table, tw.omega4);
-        bitrev_permute(data);
-    }
-    if let Some(p) = job.post {
-        if p.offset.is_one() {
-            data.iter_mut().for_each(|v| *v = ar.scale(v, &p.factor));
-        } else {
-            distribute::<F, A>(ar, data, p.factor, p.offset);
         }
     }
 }

@@ -51,7 +51,8 @@ impl<F: FftField> StageTwiddles<F> {
             table.push(sq * cur);
             cur *= w;
         }
-        let omega4 = if m >= 4 { cur } else { F::one() };
+        // w_m^(m/4), or one when m < 4 (the chain did not run).
+        let omega4 = cur;
         let mut len = m / 4;
         while len >= 4 {
             let stride = m / len;
