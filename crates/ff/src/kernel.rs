@@ -1,15 +1,17 @@
 //! Which kernel family zkaccel uses, and the environment switch that caps it.
 //!
 //! zkaccel picks its field kernels at run time: the AVX-512 IFMA lanes where
-//! the CPU has them, else the BMI2/ADX assembly, else portable Rust. So that
-//! one machine can measure every path its users' CPUs take, the environment
+//! the CPU has them, else the BMI2/ADX assembly with the AVX2 lanes (the
+//! NTT), else the BMI2/ADX assembly alone, else portable Rust. So that one
+//! machine can measure every path its users' CPUs take, the environment
 //! variable [`KERNEL_ENV`] (`ZKACCEL_KERNEL`) caps the choice:
 //!
-//! | `ZKACCEL_KERNEL` | [`Adx::detect`](crate::Adx::detect) | `Ifma::detect` |
-//! |---|---|---|
-//! | unset, `auto` or `ifma` | the CPU's answer | the CPU's answer |
-//! | `adx` | the CPU's answer | `None` |
-//! | `portable` | `None` | `None` |
+//! | `ZKACCEL_KERNEL` | [`Adx::detect`](crate::Adx::detect) | `Avx2::detect` | `Ifma::detect` |
+//! |---|---|---|---|
+//! | unset, `auto` or `ifma` | the CPU's answer | the CPU's answer | the CPU's answer |
+//! | `avx2` | the CPU's answer | the CPU's answer | `None` |
+//! | `adx` | the CPU's answer | `None` | `None` |
+//! | `portable` | `None` | `None` | `None` |
 //!
 //! It is read once per process, on the first detection. It can only lower
 //! the level: asking for `ifma` on a CPU without it changes nothing. An
@@ -30,6 +32,9 @@ pub enum KernelLevel {
     Portable,
     /// The x86-64 BMI2/ADX assembly multiplication.
     Adx,
+    /// The ADX kernel plus the AVX2 lanes (four field elements per vector)
+    /// for the NTT.
+    Avx2,
     /// The ADX kernel plus the AVX-512 IFMA lanes (eight field elements
     /// per vector).
     Ifma,
@@ -41,6 +46,7 @@ impl KernelLevel {
         match self {
             KernelLevel::Portable => "portable",
             KernelLevel::Adx => "adx",
+            KernelLevel::Avx2 => "avx2",
             KernelLevel::Ifma => "ifma",
         }
     }
@@ -51,9 +57,10 @@ impl KernelLevel {
             "" | "auto" => Ok(None),
             "portable" => Ok(Some(KernelLevel::Portable)),
             "adx" => Ok(Some(KernelLevel::Adx)),
+            "avx2" => Ok(Some(KernelLevel::Avx2)),
             "ifma" => Ok(Some(KernelLevel::Ifma)),
             other => Err(format!(
-                "{KERNEL_ENV}={other:?} is not one of portable, adx, ifma, auto: ignored"
+                "{KERNEL_ENV}={other:?} is not one of portable, adx, avx2, ifma, auto: ignored"
             )),
         }
     }
@@ -99,6 +106,10 @@ pub fn kernel_supported() -> KernelLevel {
     if crate::ifma::ifma_supported() && crate::adx_supported() {
         return KernelLevel::Ifma;
     }
+    #[cfg(target_arch = "x86_64")]
+    if crate::avx2::avx2_supported() && crate::adx_supported() {
+        return KernelLevel::Avx2;
+    }
     if crate::adx_supported() {
         KernelLevel::Adx
     } else {
@@ -138,15 +149,22 @@ mod tests {
         );
         assert_eq!(KernelLevel::parse(" adx "), Ok(Some(KernelLevel::Adx)));
         assert_eq!(KernelLevel::parse("IFMA"), Ok(Some(KernelLevel::Ifma)));
-        let e = KernelLevel::parse("avx2").unwrap_err();
-        assert!(e.contains("ZKACCEL_KERNEL") && e.contains("avx2"), "{e}");
+        assert_eq!(KernelLevel::parse("AVX2"), Ok(Some(KernelLevel::Avx2)));
+        let e = KernelLevel::parse("sse2").unwrap_err();
+        assert!(e.contains("ZKACCEL_KERNEL") && e.contains("sse2"), "{e}");
     }
 
     #[test]
     fn levels_are_ordered_by_width() {
         assert!(KernelLevel::Portable < KernelLevel::Adx);
-        assert!(KernelLevel::Adx < KernelLevel::Ifma);
-        for l in [KernelLevel::Portable, KernelLevel::Adx, KernelLevel::Ifma] {
+        assert!(KernelLevel::Adx < KernelLevel::Avx2);
+        assert!(KernelLevel::Avx2 < KernelLevel::Ifma);
+        for l in [
+            KernelLevel::Portable,
+            KernelLevel::Adx,
+            KernelLevel::Avx2,
+            KernelLevel::Ifma,
+        ] {
             assert_eq!(KernelLevel::parse(l.name()), Ok(Some(l)));
         }
     }

@@ -20,6 +20,8 @@
 #![allow(clippy::needless_range_loop)]
 
 #[cfg(target_arch = "x86_64")]
+pub mod avx2;
+#[cfg(target_arch = "x86_64")]
 pub mod ifma;
 mod kernel;
 #[cfg(target_arch = "x86_64")]

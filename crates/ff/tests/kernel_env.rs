@@ -28,6 +28,29 @@ fn ifma_hardware() -> bool {
     }
 }
 
+fn avx2_token() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        zkaccel_ff::avx2::Avx2::detect().is_some()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// What the AVX2 token needs besides the environment.
+fn avx2_hardware() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        zkaccel_ff::avx2::avx2_supported() && adx_supported()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// Runs the test `name` of this binary in a child with `ZKACCEL_KERNEL=value`.
 fn in_child(name: &str, value: &str) {
     let out = zkaccel_testkit::process::this_test_binary()
@@ -57,6 +80,7 @@ fn portable_turns_off_both_tokens() {
         Some(_) => {
             assert_eq!(kernel_setting(), Ok(Some(KernelLevel::Portable)));
             assert!(Adx::detect().is_none());
+            assert!(!avx2_token());
             assert!(!ifma_token());
             assert_eq!(kernel_in_use(), KernelLevel::Portable);
         }
@@ -69,8 +93,29 @@ fn adx_turns_off_the_ifma_token_only() {
         None => in_child("adx_turns_off_the_ifma_token_only", "adx"),
         Some(_) => {
             assert_eq!(Adx::detect().is_some(), adx_supported());
+            assert!(!avx2_token());
             assert!(!ifma_token());
             let want = if adx_supported() {
+                KernelLevel::Adx
+            } else {
+                KernelLevel::Portable
+            };
+            assert_eq!(kernel_in_use(), want);
+        }
+    }
+}
+
+#[test]
+fn avx2_turns_off_the_ifma_token_only() {
+    match child() {
+        None => in_child("avx2_turns_off_the_ifma_token_only", "avx2"),
+        Some(_) => {
+            assert_eq!(Adx::detect().is_some(), adx_supported());
+            assert_eq!(avx2_token(), avx2_hardware());
+            assert!(!ifma_token());
+            let want = if avx2_hardware() {
+                KernelLevel::Avx2
+            } else if adx_supported() {
                 KernelLevel::Adx
             } else {
                 KernelLevel::Portable
@@ -88,6 +133,7 @@ fn ifma_or_an_unknown_value_caps_nothing() {
             Some(v) => {
                 if v == value {
                     assert_eq!(Adx::detect().is_some(), adx_supported());
+                    assert_eq!(avx2_token(), avx2_hardware());
                     assert_eq!(ifma_token(), ifma_hardware());
                     assert_eq!(kernel_setting().is_err(), v == "avx9000");
                     if v == "avx9000" {
