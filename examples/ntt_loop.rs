@@ -1,6 +1,6 @@
 //! Repeated BN254 Fr transforms of 2^k random values with one kernel, for
 //! profiling (`perf record`) without a peer's work in the samples:
-//! `ntt_loop {auto|ifma|adx|portable|generic} k [iterations]`.
+//! `ntt_loop {auto|ifma|avx2|adx|portable|generic} k [iterations]`.
 use ark_ff::UniformRand;
 use ark_poly::EvaluationDomain;
 use rand::SeedableRng;
@@ -10,6 +10,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let kernel = match args.get(1).map(String::as_str) {
         Some("ifma") => Kernel::Ifma,
+        Some("avx2") => Kernel::Avx2,
         Some("adx") => Kernel::Adx,
         Some("portable") => Kernel::Portable,
         Some("generic") => Kernel::Generic,

@@ -15,11 +15,12 @@
 # NTT's time depends on the values). gnark's NTT is timed natural order in
 # and out, as ark-poly's and zkaccel's are (its FFT then a bit reversal),
 # and its FFT alone is shown beside. Set ZKACCEL_KERNEL to time zkaccel's
-# fallback kernels (adx, portable): gnark-crypto then runs without the same
-# instructions, through Go's GODEBUG switches its CPU detection
-# (golang.org/x/sys/cpu) honours: AVX-512 off for adx (its FFT multiplies
-# vectors with AVX-512 IFMA where the CPU has it), ADX and BMI2 off too for
-# portable. The Go runtime may warn that it does not know "avx512"; the
+# fallback kernels (avx2, adx, portable): gnark-crypto then runs without
+# the same instructions, through Go's GODEBUG switches its CPU detection
+# (golang.org/x/sys/cpu) honours: AVX-512 off for avx2 and adx (its FFT
+# multiplies vectors with AVX-512 IFMA where the CPU has it), ADX and BMI2
+# off too for portable. avx2 is what a CPU without AVX-512 IFMA runs (the
+# AVX2 lane NTT for mid sizes); adx turns those lanes off as well. The Go runtime may warn that it does not know "avx512"; the
 # switch is for x/sys/cpu, which does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +60,7 @@ cargo build --release --quiet --example compare
 
 machine_info
 case ${ZKACCEL_KERNEL:-} in
-adx) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off ;;
+avx2 | adx) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off ;;
 portable) peer_godebug=cpu.avx512=off,cpu.avx512ifma=off,cpu.adx=off,cpu.bmi2=off ;;
 *) peer_godebug=${GODEBUG-} ;;
 esac

@@ -9,7 +9,7 @@
 //! cargo run --release --example compare -- msm --curve bn254-g1 --log-n 16 --field-ops arkworks,portable,adx,ifma [--rounds 7]
 //! cargo run --release --example compare -- msm --curve bn254-g1 --log-n 16 --packed   (bases read from unaligned bytes)
 //! cargo run --release --example compare -- ntt --log-n 20 [--coset] [--inverse] [--batch K]
-//!     [--groth16] [--kernel auto|ifma|adx|portable|generic] [--backend cpu|cuda] [--rounds 7] [--json]
+//!     [--groth16] [--kernel auto|ifma|avx2|adx|portable|generic] [--backend cpu|cuda] [--rounds 7] [--json]
 //! ```
 //! Each round times contender A over all inputs, then B (alternating which
 //! goes first), so load on this noisy machine hits both; the figures are the
@@ -35,7 +35,7 @@ use zkaccel_testkit::timing;
 
 use flags::Flags;
 
-const USAGE: &str = "usage: compare pcs --scheme hyrax|mlkzg|kzg10 --num-vars N [--rounds R] [--json] | compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|ifma|adx|portable|generic] [--backend cpu|cuda] [--rounds R] [--json] | compare msm --curve C --log-n N|--terms N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--backend cpu|cuda] [--field-ops arkworks,portable,adx,ifma] [--packed] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+const USAGE: &str = "usage: compare pcs --scheme hyrax|mlkzg|kzg10 --num-vars N [--rounds R] [--json] | compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|ifma|avx2|adx|portable|generic] [--backend cpu|cuda] [--rounds R] [--json] | compare msm --curve C --log-n N|--terms N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--backend cpu|cuda] [--field-ops arkworks,portable,adx,ifma] [--packed] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
 struct Args {
     curve: String,

@@ -51,12 +51,13 @@ fn kernel(name: &str) -> Result<Kernel, String> {
     Ok(match name {
         "auto" => Kernel::Auto,
         "ifma" => Kernel::Ifma,
+        "avx2" => Kernel::Avx2,
         "adx" => Kernel::Adx,
         "portable" => Kernel::Portable,
         "generic" => Kernel::Generic,
         _ => {
             return Err(format!(
-                "unknown kernel {name:?} (auto, ifma, adx, portable, generic)"
+                "unknown kernel {name:?} (auto, ifma, avx2, adx, portable, generic)"
             ))
         }
     })

@@ -22,13 +22,18 @@ use crate::transform::{self, Job, PostScale};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kernel {
     /// The fastest kernel this CPU and field allow: [`Kernel::Ifma`], else
-    /// [`Kernel::Adx`], else [`Kernel::Portable`].
+    /// [`Kernel::Avx2`], else [`Kernel::Adx`], else [`Kernel::Portable`].
     Auto,
     /// Eight transforms per AVX-512 IFMA vector in both passes of the
     /// four-step split (sizes `2^9` and up; the BMI2/ADX kernel, or the
     /// portable one, below), for fields of four limbs below 2^255; an error
     /// on CPUs without AVX-512F and AVX-512IFMA.
     Ifma,
+    /// Four transforms per AVX2 vector after the first radix-4 stage of the
+    /// whole-array transform (sizes `2^13` to `2^20`; the BMI2/ADX kernel
+    /// elsewhere), for fields of four limbs between 2^250 and 2^255; an
+    /// error on CPUs without AVX2, BMI2 and ADX.
+    Avx2,
     /// The BMI2/ADX assembly multiplication (x86-64 with BMI2 and ADX, fields
     /// of four limbs below 2^255); an error where unavailable.
     Adx,
@@ -160,7 +165,13 @@ impl<F: FftField> NttDomain<F> {
         let lanes = size == 32 && zkaccel_ff::ifma::Ifma::detect().is_some();
         #[cfg(not(target_arch = "x86_64"))]
         let lanes = false;
-        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes)
+        // The AVX2 lane transform (mid sizes) on CPUs with AVX2 (counted
+        // with IFMA too: `Kernel::Avx2` may be asked for).
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = zkaccel_ff::avx2::Avx2::detect().is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes, avx2)
     }
 
     /// The ark-poly domain with the same parameters.
@@ -196,11 +207,14 @@ impl<F: MontField> NttDomain<F> {
         let job = self.job(direction);
         let adx = Adx::new().filter(|_| F::ADX_MUL);
         let lanes = lanes_available::<F>();
+        let avx2 = avx2_available::<F>();
         match (kernel, adx) {
             (Kernel::Ifma, _) if !lanes => return Err(NttError::KernelUnavailable(kernel)),
+            (Kernel::Avx2, _) if !avx2 => return Err(NttError::KernelUnavailable(kernel)),
             (Kernel::Adx, None) => return Err(NttError::KernelUnavailable(kernel)),
             (Kernel::Ifma, _) => run_field_lanes(batch, &job),
             (Kernel::Auto, _) if lanes => run_field_lanes(batch, &job),
+            (Kernel::Avx2 | Kernel::Auto, Some(adx)) if avx2 => run_field_avx2(&adx, batch, &job),
             (Kernel::Adx | Kernel::Auto, Some(adx)) => run_batch::<F, Adx>(&adx, batch, &job),
             (Kernel::Generic, _) => run_batch::<F, Generic<F>>(&Generic::new(), batch, &job),
             _ => run_batch::<F, Portable>(&Portable, batch, &job),
@@ -239,6 +253,37 @@ fn lanes_available<F: MontField>() -> bool {
     {
         false
     }
+}
+
+/// Whether [`Kernel::Avx2`] can run for `F` on this CPU (never off x86-64).
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(clippy::extra_unused_type_parameters)
+)]
+fn avx2_available<F: MontField>() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        zkaccel_ff::avx2::Consts::of::<F>().is_some() && zkaccel_ff::avx2::Avx2::detect().is_some()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// [`Kernel::Avx2`]: the lane whole-array transform where it applies, the
+/// ADX kernel for the other sizes. Callers check [`avx2_available`].
+fn run_field_avx2<F: MontField>(adx: &Adx, batch: &mut [Vec<F>], job: &Job<F>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(token) = zkaccel_ff::avx2::Avx2::detect() {
+        if crate::lanes_avx2::applies::<F>(job.log_n) {
+            for v in batch.iter_mut() {
+                crate::lanes_avx2::transform(token, adx, v, job);
+            }
+            return;
+        }
+    }
+    run_batch::<F, Adx>(adx, batch, job)
 }
 
 /// [`Kernel::Ifma`]: the lane four-step where it applies, the best scalar

@@ -91,7 +91,11 @@ pub(crate) fn bitrev(i: usize, bits: u32) -> usize {
 }
 
 /// Runs `f(index, chunk)` on consecutive chunks, in parallel when enabled.
-fn for_each_chunk<E: Send>(data: &mut [E], size: usize, f: impl Fn(usize, &mut [E]) + Sync) {
+pub(crate) fn for_each_chunk<E: Send>(
+    data: &mut [E],
+    size: usize,
+    f: impl Fn(usize, &mut [E]) + Sync,
+) {
     if data.len() <= size {
         // One chunk (or none): no task to hand to the pool.
         if !data.is_empty() {
@@ -239,7 +243,26 @@ fn bitrev_permute<E>(x: &mut [E]) {
 /// the lane path's needs: the same stage tables plus their 52-bit-limb
 /// copies (40 bytes per 32-byte element), one buffer of eight rows per thread
 /// (`8 * n2` lane elements), and the row pass's scaling powers.
-pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool) -> usize {
+///
+/// With `avx2` (the AVX2 lane transform may run for the sizes it takes,
+/// four-limb fields), the larger of the above and its needs: the stage
+/// table of size `n` in 29-bit limbs (72 bytes per twiddle, cached), built
+/// from a scalar table of the same size that is dropped afterwards, and
+/// the lane copy of the data (72 bytes per element).
+pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool, avx2: bool) -> usize {
+    let scalar_or_ifma = working_memory_scalar_ifma(log_n, field, lanes);
+    #[cfg(target_arch = "x86_64")]
+    if avx2 && field == 32 && crate::lanes_avx2::takes(log_n) {
+        let n = 1usize << log_n;
+        let lane = 72 * n;
+        let path = (lane + n * field).max(2 * lane) + 4096;
+        return scalar_or_ifma.max(path);
+    }
+    let _ = avx2;
+    scalar_or_ifma
+}
+
+fn working_memory_scalar_ifma(log_n: u32, field: usize, lanes: bool) -> usize {
     // A table of size m holds m - 1 twiddles in one allocation of m.
     let table = |k: u32| (1usize << k) * field;
     let bookkeeping = 4096;
@@ -332,7 +355,7 @@ fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
 
 /// The coset powers `x[i] *= g^i` of a coset forward job, in parallel spans
 /// (one span, on this thread, up to [`SCALE_SPAN`] elements).
-fn scale_before<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
+pub(crate) fn scale_before<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     if let Some(g) = job.pre {
         distribute_par::<F, A>(ar, data, F::one(), g);
     }
@@ -340,7 +363,7 @@ fn scale_before<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F
 
 /// The inverse scaling `x[i] *= s * o^i` of an inverse job, as
 /// [`scale_before`].
-fn scale_after<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
+pub(crate) fn scale_after<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
     if let Some(p) = job.post {
         if p.offset.is_one() {
             for_each_chunk(data, SCALE_SPAN, |_, span| {

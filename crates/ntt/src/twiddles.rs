@@ -32,7 +32,8 @@ fn cache() -> &'static Cache {
 }
 
 impl<F: FftField> StageTwiddles<F> {
-    fn compute(log_m: u32, inverse: bool) -> Self {
+    /// The table for size `2^log_m`, built (not cached).
+    pub(crate) fn compute(log_m: u32, inverse: bool) -> Self {
         let m = 1usize << log_m;
         let mut w = F::get_root_of_unity(m as u64).expect("size checked by the domain");
         if inverse {

@@ -67,11 +67,12 @@ fn every_kernel_agrees() {
     let kernels = [
         Kernel::Auto,
         Kernel::Ifma,
+        Kernel::Avx2,
         Kernel::Adx,
         Kernel::Portable,
         Kernel::Generic,
     ];
-    for log_n in [0u32, 1, 2, 3, 5, 12, 13, 14, 17] {
+    for log_n in [0u32, 1, 2, 3, 5, 12, 13, 14, 15, 17] {
         let n = 1usize << log_n;
         let v: Vec<Fr> = random_vec(n, 7 + log_n as u64);
         let ark = Radix2EvaluationDomain::<Fr>::new(n).unwrap();
@@ -95,6 +96,10 @@ fn every_kernel_agrees() {
                             skip("the ADX kernel (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)");
                             continue;
                         }
+                        Err(NttError::KernelUnavailable(Kernel::Avx2)) if !avx2_supported() => {
+                            skip("the AVX2 kernel (this CPU lacks AVX2, BMI2 or ADX, or ZKACCEL_KERNEL caps it)");
+                            continue;
+                        }
                         Err(NttError::KernelUnavailable(Kernel::Ifma)) if !ifma_supported() => {
                             skip("the IFMA kernel (this CPU lacks AVX-512 IFMA, or ZKACCEL_KERNEL caps it)");
                             continue;
@@ -109,6 +114,50 @@ fn every_kernel_agrees() {
                 }
             }
         }
+    }
+}
+
+/// The AVX2 lane transform at every size it takes (2^14..2^18), both
+/// directions, plain and coset, for both four-limb fields it fits.
+#[test]
+fn avx2_lanes_every_size_against_ark_poly() {
+    if !avx2_supported() {
+        skip(
+            "the AVX2 lane transform (this CPU lacks AVX2, BMI2 or ADX, or ZKACCEL_KERNEL caps it)",
+        );
+        return;
+    }
+    fn run<F: MontField>(log_n: u32, seed: u64) {
+        let n = 1usize << log_n;
+        let v: Vec<F> = random_vec(n, seed);
+        let ark = Radix2EvaluationDomain::<F>::new(n).unwrap();
+        let ours = NttDomain::<F>::new(n).unwrap();
+        let offset = F::GENERATOR * F::from(seed);
+        for coset in [false, true] {
+            let (a, o) = if coset {
+                (
+                    ark.get_coset(offset).unwrap(),
+                    ours.get_coset(offset).unwrap(),
+                )
+            } else {
+                (ark, ours)
+            };
+            for dir in [Direction::Forward, Direction::Inverse] {
+                let mut x = v.clone();
+                o.transform(&mut x, dir, Kernel::Avx2).unwrap();
+                let want = match dir {
+                    Direction::Forward => a.fft(&v),
+                    Direction::Inverse => a.ifft(&v),
+                };
+                assert_eq!(x, want, "AVX2 {dir:?} coset={coset} 2^{log_n}");
+            }
+        }
+    }
+    for log_n in 14..=log_max().min(18) {
+        run::<Fr>(log_n, 60 + log_n as u64);
+    }
+    for log_n in 14..=log_max().min(16) {
+        run::<ark_bls12_381::Fr>(log_n, 80 + log_n as u64);
     }
 }
 
@@ -327,6 +376,17 @@ fn ifma_supported() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         zkaccel_ntt::field::ifma::Ifma::detect().is_some()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn avx2_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        zkaccel_ntt::field::avx2::Avx2::detect().is_some()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
