@@ -1,7 +1,8 @@
 //! NTT on BN254 Fr: zkaccel's `NttDomain` against ark-poly's
 //! `Radix2EvaluationDomain` (with its `parallel` feature) on the same vectors,
 //! in one run: forward transforms 2^10..2^ZKACCEL_BENCH_NTT_LOG_MAX (default
-//! 22), coset forward and inverse at 2^16, and the Groth16 witness-map
+//! 22; at 2^16 also the AVX2, ADX and portable kernels forced), coset
+//! forward and inverse at 2^16, and the Groth16 witness-map
 //! sequence (3 ifft, 3 coset fft, 1 coset ifft) at 2^16 and 2^20.
 //! `cargo bench --bench ntt`; `compare ntt` gives interleaved medians.
 
@@ -44,6 +45,19 @@ fn bench_ntt(c: &mut Criterion) {
             b.iter(|| ours.fft_in_place(black_box(&mut v)))
         });
         if log_n == 16 {
+            // The kernels a CPU without IFMA runs (where this one has them).
+            for (name, kernel) in [("zkaccel-avx2", Kernel::Avx2), ("zkaccel-adx", Kernel::Adx)] {
+                if ours.transform(&mut v, Direction::Forward, kernel).is_err() {
+                    eprintln!("{name}: skipped (this CPU lacks it, or ZKACCEL_KERNEL caps it)");
+                    continue;
+                }
+                group.bench_function(BenchmarkId::new(name, &label), |b| {
+                    b.iter(|| {
+                        ours.transform(black_box(&mut v), Direction::Forward, kernel)
+                            .unwrap()
+                    })
+                });
+            }
             group.bench_function(BenchmarkId::new("zkaccel-portable", &label), |b| {
                 b.iter(|| {
                     ours.transform(black_box(&mut v), Direction::Forward, Kernel::Portable)

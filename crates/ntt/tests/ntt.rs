@@ -239,6 +239,10 @@ fn adx_kernel_refused_for_six_limb_fields() {
         d.transform(&mut v, Direction::Forward, Kernel::Ifma),
         Err(NttError::KernelUnavailable(Kernel::Ifma))
     );
+    assert_eq!(
+        d.transform(&mut v, Direction::Forward, Kernel::Avx2),
+        Err(NttError::KernelUnavailable(Kernel::Avx2))
+    );
     // ...while Auto runs the portable path and agrees with ark-poly.
     let v: Vec<Fq> = random_vec(2, 5);
     assert_eq!(
