@@ -244,24 +244,9 @@ unsafe fn first_group<F: MontField>(
 /// One lane radix-4 stage over a block of length `4s`, the butterflies split
 /// between the threads in spans of [`SPAN`].
 fn stage(block: &mut [Lanes], t: &[[u64; L]], w4: &Lanes, c: &Consts) {
-    let s = block.len() / 4;
-    let (x01, x23) = block.split_at_mut(2 * s);
-    let (x0, x1) = x01.split_at_mut(s);
-    let (x2, x3) = x23.split_at_mut(s);
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        x0.par_chunks_mut(SPAN)
-            .zip(x1.par_chunks_mut(SPAN))
-            .zip(x2.par_chunks_mut(SPAN))
-            .zip(x3.par_chunks_mut(SPAN))
-            .enumerate()
-            // SAFETY: AVX2 (the caller holds the token); constants of F.
-            .for_each(|(i, (((a, b), d), e))| unsafe { span([a, b, d, e], i * SPAN, t, w4, c) });
-    }
-    #[cfg(not(feature = "parallel"))]
-    // SAFETY: as above.
-    unsafe {
-        span([x0, x1, x2, x3], 0, t, w4, c)
-    };
+    transform::for_each_quarter_span(block, SPAN, |x, j0| {
+        // SAFETY: AVX2 (the caller holds the token); constants of the
+        // table's field.
+        unsafe { span(x, j0, t, w4, c) }
+    });
 }

@@ -185,6 +185,17 @@ fn radix4_span<F: FftField, A: Arith<F>>(ar: &A, x: [&mut [A::E]; 4], j0: usize,
 /// triples), the butterflies split between the threads in spans of
 /// [`SPAN`].
 fn radix4_stage<F: FftField, A: Arith<F>>(ar: &A, block: &mut [A::E], t: &[F], w4: F) {
+    for_each_quarter_span(block, SPAN, |x, j0| radix4_span(ar, x, j0, t, w4));
+}
+
+/// Splits `block` into its four quarters and runs `f([x0, x1, x2, x3], j0)`
+/// on the aligned spans `j0 .. j0 + span` of all four, in parallel when
+/// enabled: one radix-4 stage's butterflies over a block.
+pub(crate) fn for_each_quarter_span<E: Send>(
+    block: &mut [E],
+    span: usize,
+    f: impl Fn([&mut [E]; 4], usize) + Sync,
+) {
     let q = block.len() / 4;
     let (x01, x23) = block.split_at_mut(2 * q);
     let (x0, x1) = x01.split_at_mut(q);
@@ -192,16 +203,17 @@ fn radix4_stage<F: FftField, A: Arith<F>>(ar: &A, block: &mut [A::E], t: &[F], w
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        x0.par_chunks_mut(SPAN)
-            .zip(x1.par_chunks_mut(SPAN))
-            .zip(x2.par_chunks_mut(SPAN))
-            .zip(x3.par_chunks_mut(SPAN))
+        x0.par_chunks_mut(span)
+            .zip(x1.par_chunks_mut(span))
+            .zip(x2.par_chunks_mut(span))
+            .zip(x3.par_chunks_mut(span))
             .enumerate()
-            .for_each(|(c, (((a, b), d), e))| radix4_span(ar, [a, b, d, e], c * SPAN, t, w4));
+            .for_each(|(c, (((a, b), d), e))| f([a, b, d, e], c * span));
     }
     #[cfg(not(feature = "parallel"))]
     {
-        radix4_span(ar, [x0, x1, x2, x3], 0, t, w4);
+        let _ = span;
+        f([x0, x1, x2, x3], 0);
     }
 }
 
