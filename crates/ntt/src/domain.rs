@@ -155,7 +155,10 @@ impl<F: FftField> NttDomain<F> {
     /// BN254, per direction), which saves two multiplications per element;
     /// above, the four-step split's tables and buffers grow as
     /// `sqrt(size)` (about 2.2 MiB at 2^22 on 2 threads, against 128 MiB of
-    /// data). The transforms run in place; the allocating
+    /// data). On CPUs with AVX2, [`Kernel::Avx2`] (from 2^14 to 2^18)
+    /// adds a lane copy of the data and a lane table, 144 bytes per element
+    /// at most (36 MiB at 2^18); the estimate counts it wherever it can
+    /// run. The transforms run in place; the allocating
     /// `EvaluationDomain` methods (`fft`, `ifft`, ...) add one copy of the
     /// data, as in arkworks.
     pub fn working_memory(&self) -> usize {
