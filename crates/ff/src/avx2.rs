@@ -79,8 +79,6 @@ impl Avx2 {
 /// A field's constants in the lane representation.
 #[derive(Clone, Copy, Debug)]
 pub struct Consts {
-    /// `p`, normalised.
-    p: [u64; L],
     /// `4p` with limbs 0..8 at least `2^29 - 1` (one borrowed from each next
     /// limb): subtracting a normalised value below `2p` leaves every limb
     /// non-negative.
@@ -94,8 +92,7 @@ pub struct Consts {
     /// `floor(2^32 / (p_8 + 1))` for the top limb `p_8` of `p`: the quotient
     /// estimate of [`reduce_sum`].
     top_inv: u64,
-    /// `p`'s limbs in all four lanes, read by the multiplication's
-    /// assembly.
+    /// `p`'s limbs (normalised) in all four lanes.
     pv: [__m256i; L],
     /// `-p^-1 mod 2^29` in all four lanes.
     pinv_v: __m256i,
@@ -103,19 +100,22 @@ pub struct Consts {
     mask_v: __m256i,
 }
 
+/// Whether `F` fits the lanes: four limbs, a modulus below 2^255
+/// ([`MontField::ADX_MUL`]) and above 2^250 (its top limb gives the
+/// quotient estimate of the butterfly's reduction).
+pub fn fits<F: MontField>() -> bool {
+    F::ADX_MUL && F::MODULUS.as_ref()[3] >> 58 != 0
+}
+
 impl Consts {
-    /// The constants of `F`, or `None` when `F` does not fit the lanes: four
-    /// limbs, a modulus below 2^255 ([`MontField::ADX_MUL`]) and above
-    /// 2^250 (the top limb gives the quotient estimate).
+    /// The constants of `F`, or `None` when `F` does not fit the lanes
+    /// ([`fits`]).
     pub fn of<F: MontField>() -> Option<Self> {
-        if !F::ADX_MUL {
+        if !fits::<F>() {
             return None;
         }
         let mut p = [0u64; 8];
         p[..4].copy_from_slice(&F::MODULUS.as_ref()[..4]);
-        if p[3] >> 58 == 0 {
-            return None;
-        }
         let times = |k: u64| {
             let mut out = [0u64; 8];
             let mut carry = 0u128;
@@ -126,20 +126,14 @@ impl Consts {
             }
             out
         };
-        // Newton's iteration for p^-1 mod 2^64 (p is odd).
-        let mut inv = 1u64;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
-        }
         let pl = split(&p);
-        let pinv = inv.wrapping_neg() & MASK;
+        let pinv = crate::limbs::neg_inv(p[0]) & MASK;
         // SAFETY: SSE2 (part of x86-64) sets 64-bit lanes.
         let v = |x: u64| unsafe { _mm256_set_epi64x(x as i64, x as i64, x as i64, x as i64) };
         Some(Consts {
             pv: pl.map(v),
             pinv_v: v(pinv),
             mask_v: v(MASK),
-            p: pl,
             p4_up: borrow_up(split(&times(4)), 1),
             p6_up2: borrow_up(split(&times(6)), 2),
             p8_up2: borrow_up(split(&times(8)), 2),
@@ -158,39 +152,10 @@ fn borrow_up(mut x: [u64; L], b: u64) -> [u64; L] {
     x
 }
 
-/// The integer with 64-bit limbs `x` as nine 29-bit limbs (the last takes
-/// every bit left).
+/// `x` as nine 29-bit limbs ([`crate::limbs::split`]).
+#[inline(always)]
 fn split(x: &[u64; 8]) -> [u64; L] {
-    core::array::from_fn(|k| {
-        let at = BITS as usize * k;
-        let (w, sh) = (at / 64, at % 64);
-        let mut v = x[w] >> sh;
-        if sh > 0 && w + 1 < 8 {
-            v |= x[w + 1] << (64 - sh);
-        }
-        if k + 1 < L {
-            v & MASK
-        } else {
-            v
-        }
-    })
-}
-
-/// Nine normalised limbs as four 64-bit limbs (the value must be below
-/// 2^256).
-fn join(y: &[u64; L]) -> [u64; 4] {
-    let mut out = [0u64; 4];
-    for (k, &limb) in y.iter().enumerate() {
-        let at = BITS as usize * k;
-        let (w, sh) = (at / 64, at % 64);
-        if w < 4 {
-            out[w] |= limb << sh;
-        }
-        if sh > 0 && w + 1 < 4 {
-            out[w + 1] |= limb >> (64 - sh);
-        }
-    }
-    out
+    crate::limbs::split::<L, BITS>(x)
 }
 
 /// `x * R' mod p` (`R' = 2^261`) for the Montgomery-form element `x`, as
@@ -233,8 +198,7 @@ pub unsafe fn pack<F: MontField>(xs: [&F; 4]) -> Lanes {
 #[inline]
 #[target_feature(enable = "avx2")]
 pub unsafe fn unpack<F: MontField>(v: &Lanes, c: &Consts) -> [F; 4] {
-    let mut d: [__m256i; L] =
-        core::array::from_fn(|k| _mm256_sub_epi64(v.0[k], _mm256_set1_epi64x(c.p[k] as i64)));
+    let mut d: [__m256i; L] = core::array::from_fn(|k| _mm256_sub_epi64(v.0[k], c.pv[k]));
     // SAFETY: same features.
     let neg = unsafe {
         normalise_signed(&mut d);
@@ -248,7 +212,7 @@ pub unsafe fn unpack<F: MontField>(v: &Lanes, c: &Consts) -> [F; 4] {
     }
     core::array::from_fn(|l| {
         let y: [u64; L] = core::array::from_fn(|k| limbs[k][l]);
-        F::from_mont_limbs(join(&y))
+        F::from_mont_limbs(crate::limbs::join::<L, 4, BITS>(&y))
     })
 }
 
@@ -332,10 +296,9 @@ unsafe fn reduce_sum(t: &Lanes, c: &Consts) -> Lanes {
     unsafe {
         let top_inv = _mm256_set1_epi64x(c.top_inv as i64);
         let k = _mm256_srli_epi64::<32>(mul32_mem(t.0[L - 1], &top_inv));
-        let p = broadcast(&c.p);
         let mut d = [_mm256_setzero_si256(); L];
         for j in 0..L {
-            d[j] = _mm256_sub_epi64(t.0[j], mul32_mem(k, &p[j]));
+            d[j] = _mm256_sub_epi64(t.0[j], mul32_mem(k, &c.pv[j]));
         }
         normalise_signed(&mut d);
         Lanes(d)

@@ -161,51 +161,24 @@ impl<const L: usize> Consts<L> {
             *t = (w << 1) | carry;
             carry = w >> 63;
         }
-        // Newton's iteration for p^-1 mod 2^64 (p is odd).
-        let mut inv = 1u64;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p[0].wrapping_mul(inv)));
-        }
         Consts {
             p: split52(&p),
             p2: split52(&twice),
-            pinv: inv.wrapping_neg() & MASK52,
+            pinv: crate::limbs::neg_inv(p[0]) & MASK52,
         }
     }
 }
 
-/// The integer with 64-bit limbs `x` (little-endian, zero past its
-/// length) as `L` limbs of 52 bits; the last limb takes every bit left.
+/// `x` as `L` limbs of 52 bits ([`crate::limbs::split`]).
 #[inline(always)]
 fn split52<const L: usize>(x: &[u64; 8]) -> [u64; L] {
-    core::array::from_fn(|k| {
-        let (w, sh) = ((52 * k) / 64, (52 * k) % 64);
-        let mut v = x[w] >> sh;
-        if sh > 0 && w + 1 < 8 {
-            v |= x[w + 1] << (64 - sh);
-        }
-        if k + 1 < L {
-            v & MASK52
-        } else {
-            v
-        }
-    })
+    crate::limbs::split::<L, 52>(x)
 }
 
 /// `L` normalised 52-bit limbs as 64-bit limbs (the first `M`).
 #[inline(always)]
 fn join52<const L: usize, const M: usize>(y: &[u64; L]) -> [u64; M] {
-    let mut out = [0u64; M];
-    for (k, &limb) in y.iter().enumerate() {
-        let (w, sh) = ((52 * k) / 64, (52 * k) % 64);
-        if w < M {
-            out[w] |= limb << sh;
-        }
-        if sh > 12 && w + 1 < M {
-            out[w + 1] |= limb >> (64 - sh);
-        }
-    }
-    out
+    crate::limbs::join::<L, M, 52>(y)
 }
 
 /// `x * 2^260 mod p` for the Montgomery-form element `x` of a four-limb

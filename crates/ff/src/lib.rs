@@ -25,6 +25,8 @@ pub mod avx2;
 pub mod ifma;
 mod kernel;
 #[cfg(target_arch = "x86_64")]
+mod limbs;
+#[cfg(target_arch = "x86_64")]
 mod x86_64;
 
 pub use kernel::{

@@ -314,5 +314,7 @@ fn fields_that_do_not_fit_are_refused() {
     // Six limbs; a four-limb modulus using the top bit.
     assert!(Consts::of::<ark_bls12_381::Fq>().is_none());
     assert!(Consts::of::<ark_secp256k1::Fq>().is_none());
+    assert!(avx2::fits::<ark_bn254::Fr>() && avx2::fits::<ark_bls12_381::Fr>());
+    assert!(!avx2::fits::<ark_bls12_381::Fq>() && !avx2::fits::<ark_secp256k1::Fq>());
     assert_eq!(ark_bls12_381::Fr::MODULUS_BIT_SIZE, 255);
 }
