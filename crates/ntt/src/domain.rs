@@ -30,7 +30,7 @@ pub enum Kernel {
     /// on CPUs without AVX-512F and AVX-512IFMA.
     Ifma,
     /// Four transforms per AVX2 vector after the first radix-4 stage of the
-    /// whole-array transform (sizes `2^13` to `2^20`; the BMI2/ADX kernel
+    /// whole-array transform (sizes `2^14` to `2^18`; the BMI2/ADX kernel
     /// elsewhere), for fields of four limbs between 2^250 and 2^255; an
     /// error on CPUs without AVX2, BMI2 and ADX.
     Avx2,
@@ -266,7 +266,7 @@ fn lanes_available<F: MontField>() -> bool {
 fn avx2_available<F: MontField>() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        zkaccel_ff::avx2::Consts::of::<F>().is_some() && zkaccel_ff::avx2::Avx2::detect().is_some()
+        zkaccel_ff::avx2::fits::<F>() && zkaccel_ff::avx2::Avx2::detect().is_some()
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

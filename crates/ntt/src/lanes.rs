@@ -60,19 +60,15 @@ impl<F: MontField> LaneTwiddles<F> {
 /// AVX-512F and AVX-512IFMA available; `c` belongs to the field of `tw`.
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn dif<F>(row: &mut [Lanes], tw: &LaneTwiddles<F>, c: &Consts) {
-    // SAFETY (whole body): the features are enabled for this function.
+    // SAFETY (whole body): the features are enabled for this function (the
+    // closures inherit them).
     unsafe {
         let w4 = ifma::splat(&tw.omega4);
-        let mut len = row.len();
-        let mut off = 0;
-        while len >= 4 {
-            let q = len / 4;
-            let t = &tw.table[off..off + 3 * q];
-            for block in row.chunks_exact_mut(len) {
-                let (x01, x23) = block.split_at_mut(2 * q);
-                let (x0, x1) = x01.split_at_mut(q);
-                let (x2, x3) = x23.split_at_mut(q);
-                for j in 0..q {
+        crate::transform::dif_stages(
+            row,
+            &tw.table,
+            |[x0, x1, x2, x3], t| {
+                for j in 0..x0.len() {
                     let (a0, a1, a2, a3) = (&x0[j], &x1[j], &x2[j], &x3[j]);
                     let s02 = ifma::add(a0, a2, c);
                     let s13 = ifma::add(a1, a3, c);
@@ -92,17 +88,13 @@ unsafe fn dif<F>(row: &mut [Lanes], tw: &LaneTwiddles<F>, c: &Consts) {
                         x3[j] = ifma::mul(&y3, &ifma::splat(&w[2]), c);
                     }
                 }
-            }
-            off += 3 * q;
-            len /= 4;
-        }
-        if len == 2 {
-            for pair in row.chunks_exact_mut(2) {
-                let (a, b) = (pair[0], pair[1]);
-                pair[0] = ifma::add(&a, &b, c);
-                pair[1] = ifma::sub(&a, &b, c);
-            }
-        }
+            },
+            |a, b| {
+                let (x, y) = (*a, *b);
+                *a = ifma::add(&x, &y, c);
+                *b = ifma::sub(&x, &y, c);
+            },
+        );
     }
 }
 

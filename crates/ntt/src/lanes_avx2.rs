@@ -90,7 +90,7 @@ impl<F: MontField> LaneTwiddles<F> {
 
 /// Whether this path takes transforms of `2^log_n` elements of `F`.
 pub(crate) fn applies<F: MontField>(log_n: u32) -> bool {
-    takes(log_n) && Consts::of::<F>().is_some()
+    takes(log_n) && avx2::fits::<F>()
 }
 
 /// Whether this path takes transforms of `2^log_n` elements (of a field
@@ -127,37 +127,23 @@ unsafe fn span(x: [&mut [Lanes]; 4], j0: usize, t: &[[u64; L]], w4: &Lanes, c: &
 /// AVX2 available; `c` belongs to the field of `table`.
 #[target_feature(enable = "avx2")]
 unsafe fn dif(row: &mut [Lanes], table: &[[u64; L]], w4: &Lanes, c: &Consts) {
-    let mut len = row.len();
-    let mut off = 0;
-    while len >= 4 {
-        let q = len / 4;
-        let t = &table[off..off + 3 * q];
-        for block in row.chunks_exact_mut(len) {
-            let (x01, x23) = block.split_at_mut(2 * q);
-            let (x0, x1) = x01.split_at_mut(q);
-            let (x2, x3) = x23.split_at_mut(q);
-            // SAFETY: same features and constants.
-            unsafe { span([x0, x1, x2, x3], 0, t, w4, c) };
-        }
-        off += 3 * q;
-        len /= 4;
-    }
-    if len == 2 {
-        for pair in row.chunks_exact_mut(2) {
-            let (a, b) = pair.split_at_mut(1);
-            // SAFETY: same features.
-            unsafe { avx2::dif2(&mut a[0], &mut b[0], c) };
-        }
-    }
+    transform::dif_stages(
+        row,
+        table,
+        // SAFETY: same features and constants.
+        |x, t| unsafe { span(x, 0, t, w4, c) },
+        // SAFETY: same features.
+        |a, b| unsafe { avx2::dif2(a, b, c) },
+    );
 }
 
 /// The whole-array transform of `data` with the lanes ([`applies`] holds).
-pub(crate) fn transform<F: MontField>(_token: Avx2, adx: &Adx, data: &mut [F], job: &Job<F>) {
+pub(crate) fn transform<F: MontField>(token: Avx2, adx: &Adx, data: &mut [F], job: &Job<F>) {
     let c = Consts::of::<F>().expect("checked by applies");
     let n = data.len();
     let q = n / 4;
     transform::scale_before(adx, data, job);
-    let tw = LaneTwiddles::<F>::get(_token, job.log_n, job.inverse);
+    let tw = LaneTwiddles::<F>::get(token, job.log_n, job.inverse);
     // SAFETY (every lane call below): AVX2 (the token); constants of F.
     let w4 = unsafe { avx2::splat(&tw.omega4) };
 

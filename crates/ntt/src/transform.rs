@@ -129,28 +129,59 @@ pub(crate) fn for_each_chunk<E: Send>(
 /// the same four multiplications as two radix-2 stages, with half the loads
 /// and stores.
 fn dif<F: FftField, A: Arith<F>>(ar: &A, row: &mut [A::E], table: &[F], w4: F) {
-    let m = row.len();
-    let mut len = m;
+    dif_stages(
+        row,
+        table,
+        |x, t| radix4_span(ar, x, 0, t, w4),
+        |a, b| {
+            let (x, y) = (*a, *b);
+            *a = ar.add(&x, &y);
+            *b = ar.sub(&x, &y);
+        },
+    );
+}
+
+/// The stages of an in-place radix-4 decimation-in-frequency transform of
+/// `row` with the stage table `table` (the order of [`StageTwiddles`]), for
+/// any element and twiddle representation: for each stage of block length
+/// `len = row.len(), row.len() / 4, ...` while `len >= 4`, `radix4(x, t)`
+/// on the four quarters `x` of every block, `t` the stage's `3 len / 4`
+/// twiddles; then, when `log2(row.len())` is odd, `radix2(a, b)` on every
+/// pair (a final radix-2 stage without twiddles).
+#[inline(always)]
+pub(crate) fn dif_stages<E, T>(
+    row: &mut [E],
+    table: &[T],
+    mut radix4: impl FnMut([&mut [E]; 4], &[T]),
+    mut radix2: impl FnMut(&mut E, &mut E),
+) {
+    let mut len = row.len();
     let mut off = 0;
     while len >= 4 {
         let q = len / 4;
         let t = &table[off..off + 3 * q];
         for block in row.chunks_exact_mut(len) {
-            let (x01, x23) = block.split_at_mut(2 * q);
-            let (x0, x1) = x01.split_at_mut(q);
-            let (x2, x3) = x23.split_at_mut(q);
-            radix4_span(ar, [x0, x1, x2, x3], 0, t, w4);
+            radix4(quarters(block), t);
         }
         off += 3 * q;
         len /= 4;
     }
     if len == 2 {
         for pair in row.chunks_exact_mut(2) {
-            let (a, b) = (pair[0], pair[1]);
-            pair[0] = ar.add(&a, &b);
-            pair[1] = ar.sub(&a, &b);
+            let (a, b) = pair.split_at_mut(1);
+            radix2(&mut a[0], &mut b[0]);
         }
     }
+}
+
+/// The four quarters of `block` (its length a multiple of four).
+#[inline(always)]
+pub(crate) fn quarters<E>(block: &mut [E]) -> [&mut [E]; 4] {
+    let q = block.len() / 4;
+    let (x01, x23) = block.split_at_mut(2 * q);
+    let (x0, x1) = x01.split_at_mut(q);
+    let (x2, x3) = x23.split_at_mut(q);
+    [x0, x1, x2, x3]
 }
 
 /// The radix-4 butterflies `j0 .. j0 + x[0].len()` of one stage (see
@@ -196,10 +227,7 @@ pub(crate) fn for_each_quarter_span<E: Send>(
     span: usize,
     f: impl Fn([&mut [E]; 4], usize) + Sync,
 ) {
-    let q = block.len() / 4;
-    let (x01, x23) = block.split_at_mut(2 * q);
-    let (x0, x1) = x01.split_at_mut(q);
-    let (x2, x3) = x23.split_at_mut(q);
+    let [x0, x1, x2, x3] = quarters(block);
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
