@@ -13,6 +13,8 @@ use std::io::Write;
 use zkaccel_ff::avx2::{self, Avx2, Consts, Lanes, Twiddles, L};
 use zkaccel_ff::MontField;
 
+mod common;
+
 /// A lane input: the element and the integer the lane holds (its
 /// Montgomery form, or that plus p).
 #[derive(Clone, Copy)]
@@ -43,15 +45,7 @@ fn mont<F: MontField>(x: &F) -> BigInt<4> {
 }
 
 fn inputs<F: MontField>(seed: u64) -> Vec<Input<F>> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut vals: Vec<F> = (0..120).map(|_| F::rand(&mut rng)).collect();
-    vals.extend([
-        F::zero(),
-        F::one(),
-        -F::one(),
-        -F::one().double(),
-        F::from(2u64).inverse().unwrap(),
-    ]);
+    let vals: Vec<F> = common::random_and_edge_values(120, seed);
     let mut p = BigInt::<4>([0; 4]);
     p.0.copy_from_slice(&F::MODULUS.as_ref()[..4]);
     let mut out = Vec::new();

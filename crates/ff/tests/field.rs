@@ -7,6 +7,8 @@ use rand_chacha::ChaCha8Rng;
 use std::io::Write;
 use zkaccel_ff::{adx_supported, MontField};
 
+mod common;
+
 fn random_vec<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     (0..n).map(|_| F::rand(&mut rng)).collect()
@@ -16,14 +18,7 @@ fn random_vec<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
 #[test]
 fn field_kernels_match_arkworks() {
     fn check<F: MontField>(seed: u64) {
-        let mut vals: Vec<F> = random_vec(200, seed);
-        vals.extend([
-            F::zero(),
-            F::one(),
-            -F::one(),
-            -F::one().double(),
-            F::from(2u64).inverse().unwrap(),
-        ]);
+        let vals: Vec<F> = common::random_and_edge_values(200, seed);
         for a in &vals {
             for b in vals.iter().step_by(7) {
                 assert_eq!(a.add_fast(b), *a + b);

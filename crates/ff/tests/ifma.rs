@@ -10,16 +10,10 @@ use std::io::Write;
 use zkaccel_ff::ifma::{self, Consts, Ifma, Lanes};
 use zkaccel_ff::MontField;
 
+mod common;
+
 fn values<F: MontField>(seed: u64) -> Vec<F> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut vals: Vec<F> = (0..196).map(|_| F::rand(&mut rng)).collect();
-    vals.extend([
-        F::zero(),
-        F::one(),
-        -F::one(),
-        -F::one().double(),
-        F::from(2u64).inverse().unwrap(),
-    ]);
+    let mut vals: Vec<F> = common::random_and_edge_values(196, seed);
     vals.resize(vals.len().div_ceil(8) * 8, F::zero());
     vals
 }
