@@ -348,8 +348,9 @@ pub fn ntt_batch(batch: &mut [Vec<Fr>], job: &crate::ntt::NttJob) {
 /// Groth16's quotient as the GPU runs it ([`crate::ntt::QuotientJob`]):
 /// the three evaluations `abc` (on the domain) stored back to back,
 /// interpolated and evaluated on the coset as batches of three,
-/// `(a b - c) / Z(g)` by the kernel `zk_quotient`, and the first vector
-/// interpolated from the coset; the result is `h`'s coefficients.
+/// `(a b - c) * z_inv` by the kernel `zk_quotient`, and, for
+/// [`QuotientForm::Coefficients`](zkaccel_ntt::QuotientForm), the first
+/// vector interpolated from the coset; the result is `h` in the job's form.
 pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
     ok(device().quotient(abc, job))
 }

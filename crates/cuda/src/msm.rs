@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use zkaccel_core::{check_lengths, BackendCause, MsmError, MsmProvider};
 use zkaccel_cpu::CpuMsm;
-use zkaccel_ntt::NttDomain;
+use zkaccel_ntt::{NttDomain, QuotientForm};
 
 /// The delta of the per-thread chain search (the paper's GPU setting).
 pub const DEFAULT_DELTA: u32 = 1;
@@ -163,7 +163,7 @@ impl CudaMsm {
         Ok(DeviceBases {
             ctx: ctx.clone(),
             buf: Some(buf),
-            infinity,
+            infinity: infinity.len(),
             len: bases.len(),
         })
     }
@@ -183,7 +183,11 @@ impl CudaMsm {
             });
         }
         let buf = bases.buf.as_ref().expect("present until drop");
-        let staged = stage_scalars(scalars, &bases.infinity);
+        // The scalars as they are (no copy): a base at infinity is `(0, 0)`,
+        // which the kernels' additions skip, so its scalar need not be
+        // zeroed (a copy of every scalar for a query with points at
+        // infinity, such as most A queries).
+        let staged = stage_scalars(scalars, &[]);
         bases
             .ctx
             .bucket_msm_resident(buf, &staged, true)
@@ -201,13 +205,28 @@ impl CudaMsm {
         abc: [Vec<Fr>; 3],
         bases: &[G1Affine],
     ) -> Result<G1Projective, MsmError> {
+        self.quotient_msm_in(domain, coset, abc, bases, QuotientForm::Coefficients)
+    }
+
+    /// [`CudaMsm::quotient_msm`] with `h` in `form`
+    /// ([`QuotientForm::CosetEvaluations`]: circom's).
+    pub fn quotient_msm_in(
+        &self,
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+        bases: &[G1Affine],
+        form: QuotientForm,
+    ) -> Result<G1Projective, MsmError> {
         // Checked before the bases are uploaded.
         check_h_bases(bases.len(), domain)?;
         if self.gpu.is_some() {
-            return self.upload(bases)?.quotient_msm(domain, coset, abc);
+            return self
+                .upload(bases)?
+                .quotient_msm_in(domain, coset, abc, form);
         }
         let h = CudaNtt::on_cpu(self.fallback_reason.clone())
-            .quotient(domain, coset, abc)
+            .quotient_in(domain, coset, abc, form)
             .map_err(|e| MsmError::Backend {
                 backend: "cuda (cpu fallback)",
                 cause: BackendCause::new(e),
@@ -372,7 +391,8 @@ fn backend_error<E: std::error::Error + Send + Sync + 'static>(e: E) -> MsmError
 }
 
 /// The kernels' form of `bases` (in parallel) and the indices of the points
-/// at infinity among them (stored as `(0, 0)`, never to be read).
+/// at infinity among them (stored as `(0, 0)`, which the kernels' additions
+/// skip: their scalars are zeroed only to save the work).
 fn stage_bases(bases: &[G1Affine]) -> (Vec<DeviceAffine>, Vec<u32>) {
     let device: Vec<DeviceAffine> = bases.par_iter().map(DeviceAffine::from_ark).collect();
     let infinity: Vec<u32> = bases
@@ -407,7 +427,8 @@ fn stage_scalars<'a, S: GpuScalar>(scalars: &'a [S], zero: &[u32]) -> Cow<'a, [[
 pub struct DeviceBases {
     ctx: Arc<CudaContext>,
     buf: Option<RawBuf<DeviceAffine>>,
-    infinity: Vec<u32>,
+    /// How many of the bases are the point at infinity.
+    infinity: usize,
     len: usize,
 }
 
@@ -445,8 +466,21 @@ impl DeviceBases {
         coset: &NttDomain<Fr>,
         abc: [Vec<Fr>; 3],
     ) -> Result<G1Projective, MsmError> {
+        self.quotient_msm_in(domain, coset, abc, QuotientForm::Coefficients)
+    }
+
+    /// [`DeviceBases::quotient_msm`] with `h` in `form`
+    /// ([`QuotientForm::CosetEvaluations`]: circom's `a b - c` on the coset,
+    /// six transforms).
+    pub fn quotient_msm_in(
+        &self,
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+        form: QuotientForm,
+    ) -> Result<G1Projective, MsmError> {
         check_h_bases(self.len, domain)?;
-        let job = quotient_job(domain, coset, &abc).map_err(backend_error)?;
+        let job = quotient_job(domain, coset, &abc, form).map_err(backend_error)?;
         let buf = self.buf.as_ref().expect("present until drop");
         self.ctx.quotient_msm(abc, &job, buf).map_err(backend_error)
     }
@@ -456,7 +490,7 @@ impl std::fmt::Debug for DeviceBases {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeviceBases")
             .field("len", &self.len)
-            .field("at_infinity", &self.infinity.len())
+            .field("at_infinity", &self.infinity)
             .finish()
     }
 }

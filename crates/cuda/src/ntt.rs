@@ -8,7 +8,7 @@ use ark_bn254::Fr;
 use ark_ff::One;
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use std::sync::Arc;
-use zkaccel_ntt::{BackendCause, CpuNtt, Direction, NttDomain, NttError, NttProvider};
+use zkaccel_ntt::{BackendCause, CpuNtt, Direction, NttDomain, NttError, NttProvider, QuotientForm};
 
 /// Stages done in shared memory by `zk_ntt_block_stages` (`ZK_NTT_BLOCK_LOG`).
 pub const BLOCK_LOG: u32 = 8;
@@ -84,50 +84,76 @@ impl NttJob {
     }
 }
 
-/// Groth16's quotient polynomial `h = (a b - c) / Z` from the evaluations of
-/// `a`, `b`, `c` on the domain, as one device job: interpolate each, evaluate
-/// it on the coset, combine, interpolate from the coset. Seven transforms
-/// with three uploads and one download, where seven separate calls move
-/// fourteen vectors across the bus.
+/// Groth16's quotient from the evaluations of `a`, `b`, `c` on the domain,
+/// as one device job: interpolate each, evaluate it on the coset, combine
+/// (`(a b - c) * z_inv`), and, for [`QuotientForm::Coefficients`],
+/// interpolate from the coset. Seven (or six) transforms with three
+/// uploads and one download, where separate calls move fourteen vectors
+/// across the bus.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct QuotientJob {
     /// The inverse transform on the domain.
     pub interpolate: NttJob,
     /// The forward transform on the coset.
     pub to_coset: NttJob,
-    /// The inverse transform on the coset.
-    pub from_coset: NttJob,
-    /// `1 / Z(g)`: the inverse of the domain's vanishing polynomial at the
-    /// coset's offset (constant on the coset).
+    /// The inverse transform on the coset ([`QuotientForm::Coefficients`]);
+    /// `None` leaves `h` as evaluations on the coset.
+    pub from_coset: Option<NttJob>,
+    /// The factor of the combination: `1 / Z(g)`, the inverse of the
+    /// domain's vanishing polynomial at the coset's offset (constant on the
+    /// coset), for [`QuotientForm::Coefficients`]; one for
+    /// [`QuotientForm::CosetEvaluations`].
     pub z_inv: Fr,
 }
 
 impl QuotientJob {
-    /// The job for `domain` and its coset `coset` (same size); `None` when
+    /// The job for `domain` and its coset `coset` (same size) computing the
+    /// coefficients of `h` ([`QuotientForm::Coefficients`]); `None` when
     /// they differ in size or `Z` vanishes at the coset's offset (the coset
     /// is the domain itself).
     pub fn new(domain: &NttDomain<Fr>, coset: &NttDomain<Fr>) -> Option<QuotientJob> {
+        QuotientJob::with_form(domain, coset, QuotientForm::Coefficients)
+    }
+
+    /// The job computing `h` in `form`; `None` as for [`QuotientJob::new`]
+    /// (for both forms: a coset that is the domain itself gives no
+    /// quotient).
+    pub fn with_form(
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        form: QuotientForm,
+    ) -> Option<QuotientJob> {
         let (d, c) = (domain.as_radix2(), coset.as_radix2());
         if d.size != c.size {
             return None;
         }
-        let z = d.evaluate_vanishing_polynomial(c.offset);
+        let z_inv = ark_ff::Field::inverse(&d.evaluate_vanishing_polynomial(c.offset))?;
+        let coefficients = form == QuotientForm::Coefficients;
         Some(QuotientJob {
             interpolate: NttJob::new(d, Direction::Inverse),
             to_coset: NttJob::new(c, Direction::Forward),
-            from_coset: NttJob::new(c, Direction::Inverse),
-            z_inv: ark_ff::Field::inverse(&z)?,
+            from_coset: coefficients.then(|| NttJob::new(c, Direction::Inverse)),
+            z_inv: if coefficients { z_inv } else { Fr::one() },
         })
+    }
+
+    /// The form of `h` this job computes.
+    pub fn form(&self) -> QuotientForm {
+        match self.from_coset {
+            Some(_) => QuotientForm::Coefficients,
+            None => QuotientForm::CosetEvaluations,
+        }
     }
 }
 
-/// The quotient's job for `domain` and `coset`, after checking that every
-/// vector of `abc` has one value per point of the domain and that the coset
-/// is a coset of the same size off the domain.
+/// The quotient's job for `domain` and `coset` in `form`, after checking
+/// that every vector of `abc` has one value per point of the domain and
+/// that the coset is a coset of the same size off the domain.
 pub(crate) fn quotient_job(
     domain: &NttDomain<Fr>,
     coset: &NttDomain<Fr>,
     abc: &[Vec<Fr>; 3],
+    form: QuotientForm,
 ) -> Result<QuotientJob, NttError> {
     let n = domain.as_radix2().size as usize;
     if let Some(v) = abc.iter().find(|v| v.len() != n) {
@@ -136,7 +162,7 @@ pub(crate) fn quotient_job(
             got: v.len(),
         });
     }
-    QuotientJob::new(domain, coset).ok_or_else(|| NttError::Backend {
+    QuotientJob::with_form(domain, coset, form).ok_or_else(|| NttError::Backend {
         backend: "cuda",
         cause: BackendCause::msg("the coset must have the domain's size and lie off the domain"),
     })
@@ -180,6 +206,12 @@ impl CudaNtt {
         }
     }
 
+    /// The provider's CPU path alone (what a fallback runs): zkaccel's CPU
+    /// NTT behind the same calls, for comparisons.
+    pub fn cpu() -> CudaNtt {
+        CudaNtt::on_cpu(None)
+    }
+
     /// The CPU fallback, with the reason the GPU is not used.
     pub(crate) fn on_cpu(fallback_reason: Option<CudaError>) -> CudaNtt {
         CudaNtt {
@@ -210,23 +242,47 @@ impl CudaNtt {
         coset: &NttDomain<Fr>,
         abc: [Vec<Fr>; 3],
     ) -> Result<Vec<Fr>, NttError> {
-        let n = domain.as_radix2().size as usize;
-        let job = quotient_job(domain, coset, &abc)?;
+        self.quotient_in(domain, coset, abc, QuotientForm::Coefficients)
+    }
+
+    /// Groth16's quotient in `form` ([`QuotientForm::CosetEvaluations`]:
+    /// circom's `a b - c` on the coset, six transforms), as
+    /// [`CudaNtt::quotient`].
+    pub fn quotient_in(
+        &self,
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+        form: QuotientForm,
+    ) -> Result<Vec<Fr>, NttError> {
+        let job = quotient_job(domain, coset, &abc, form)?;
         match &self.gpu {
             Some(ctx) => ctx.quotient(abc, &job).map_err(backend_error),
-            None => {
-                let cpu = CpuNtt::default();
-                let mut abc = abc.to_vec();
-                cpu.transform_batch(domain, &mut abc, Direction::Inverse)?;
-                cpu.transform_batch(coset, &mut abc, Direction::Forward)?;
-                let mut h: Vec<Fr> = (0..n)
-                    .map(|i| (abc[0][i] * abc[1][i] - abc[2][i]) * job.z_inv)
-                    .collect();
-                cpu.transform_batch(coset, std::slice::from_mut(&mut h), Direction::Inverse)?;
-                Ok(h)
-            }
+            None => cpu_quotient(domain, coset, abc, &job),
         }
     }
+}
+
+/// What the GPU's quotient job computes, on zkaccel's CPU NTT (the
+/// fallback, and the reference the tests hold the device to).
+pub(crate) fn cpu_quotient(
+    domain: &NttDomain<Fr>,
+    coset: &NttDomain<Fr>,
+    abc: [Vec<Fr>; 3],
+    job: &QuotientJob,
+) -> Result<Vec<Fr>, NttError> {
+    let n = domain.as_radix2().size as usize;
+    let cpu = CpuNtt::default();
+    let mut abc = abc.to_vec();
+    cpu.transform_batch(domain, &mut abc, Direction::Inverse)?;
+    cpu.transform_batch(coset, &mut abc, Direction::Forward)?;
+    let mut h: Vec<Fr> = (0..n)
+        .map(|i| (abc[0][i] * abc[1][i] - abc[2][i]) * job.z_inv)
+        .collect();
+    if job.from_coset.is_some() {
+        cpu.transform_batch(coset, std::slice::from_mut(&mut h), Direction::Inverse)?;
+    }
+    Ok(h)
 }
 
 impl NttProvider<Fr> for CudaNtt {

@@ -329,7 +329,7 @@ impl Gpu {
     }
 
     /// Uploads bases for [`Gpu::bucket_msm_resident`] (points at infinity
-    /// as `(0, 0)`: the caller zeroes their scalars).
+    /// as `(0, 0)`, which the kernels' additions skip).
     pub fn upload_bases(&self, bases: &[DeviceAffine]) -> Result<RawBuf<DeviceAffine>, CudaError> {
         RawBuf::upload(self.dev(), bases)
     }
@@ -662,15 +662,20 @@ impl Gpu {
         }
         keys.sort_unstable();
         keys.dedup();
-        keys.retain(|key| !self.powers.contains_key(key));
-        if self.powers.len() + keys.len() > MAX_POWER_TABLES {
-            // Kernels still queued may read the old tables: wait, then free.
+        let missing = keys.iter().filter(|k| !self.powers.contains_key(k)).count();
+        if self.powers.len() + missing > MAX_POWER_TABLES {
+            // Kernels still queued may read the old tables: wait, then free
+            // them all; every table of this batch is then made below (the
+            // ones it shared with the old set too: seen missing on an H200,
+            // where a quotient after twelve other tables found its twiddles
+            // evicted).
             self.dev.synchronize()?;
             for (_, b) in self.powers.drain() {
                 // SAFETY: allocated on this device; nothing is queued.
                 unsafe { b.free(&*self.dev) };
             }
         }
+        keys.retain(|key| !self.powers.contains_key(key));
         for key in keys {
             let (count, base) = key;
             let dev = &*self.dev;
@@ -771,8 +776,9 @@ impl Gpu {
     /// Groth16's quotient: `abc` (each `2^log_n` values) uploaded back to
     /// back, interpolated and evaluated on the coset as batches of three,
     /// combined by `zk_quotient`, the first vector interpolated from the
-    /// coset. The buffer's first `2^log_n` values are then `h`'s
-    /// coefficients (Montgomery form). The powers must be made.
+    /// coset where the job asks for coefficients. The buffer's first
+    /// `2^log_n` values are then `h` (Montgomery form) in the job's form.
+    /// The powers must be made.
     fn quotient_on_device<'d>(
         &'d self,
         abc: [&[Fr]; 3],
@@ -798,12 +804,16 @@ impl Gpu {
             )?
         };
         laps.lap("quotient")?;
-        self.ntt_on_device(d.index(0..n), 1, &job.from_coset, laps)?;
+        if let Some(from_coset) = &job.from_coset {
+            self.ntt_on_device(d.index(0..n), 1, from_coset, laps)?;
+        }
         Ok(d)
     }
 
     fn quotient_powers(&mut self, job: &QuotientJob) -> Result<(), CudaError> {
-        self.ensure_job_powers(&[&job.interpolate, &job.to_coset, &job.from_coset])
+        let mut jobs = vec![&job.interpolate, &job.to_coset];
+        jobs.extend(&job.from_coset);
+        self.ensure_job_powers(&jobs)
     }
 
     /// Groth16's quotient ([`QuotientJob`]): the three vectors go up once,
@@ -816,7 +826,7 @@ impl Gpu {
         let mut laps = Laps::new(dev, "quotient");
         let [mut a, b, c] = abc;
         let d = self.quotient_on_device([&a, &b, &c], job, &mut laps)?;
-        drop((b, c));
+        free_in_background((b, c));
         download_fr(dev, d.index(0..n), &mut a)?;
         laps.lap("download and check")?;
         Ok(a)
@@ -848,7 +858,7 @@ impl Gpu {
         let mut laps = Laps::new(self.dev(), "quotient and msm");
         let [a, b, c] = abc;
         let d = self.quotient_on_device([&a, &b, &c], job, &mut laps)?;
-        drop((a, b, c));
+        free_in_background((a, b, c));
         self.bucket_on_device(bases, d.index(0..len), true, None, laps)
     }
 
@@ -944,6 +954,16 @@ pub(crate) fn bucket_bytes(n: usize) -> usize {
     let entries = n * w;
     let segments = entries / SEGMENT as usize + buckets;
     n * (64 + 32) + entries * 4 + segments * (128 + 4) + buckets * (128 + 20)
+}
+
+/// Frees host vectors on another thread: giving back the pages of three
+/// vectors of 2^20 field elements took about 5 ms on an H200's host (seen
+/// inside a timed step of the first GPU runs), time the device's work need
+/// not wait for. Where no thread can be started, they are freed here.
+fn free_in_background<T: Send + 'static>(v: T) {
+    let _ = std::thread::Builder::new()
+        .name("zkaccel-cuda-free".into())
+        .spawn(move || drop(v));
 }
 
 /// A device buffer holding `vectors` back to back (the layout of the

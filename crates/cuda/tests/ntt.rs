@@ -15,7 +15,7 @@ use zkaccel_cpu::MsmProvider;
 use zkaccel_cuda::emulation;
 use zkaccel_cuda::ntt::{NttJob, QuotientJob};
 use zkaccel_cuda::{CudaMsm, CudaNtt};
-use zkaccel_ntt::{Direction, NttDomain, NttProvider};
+use zkaccel_ntt::{Direction, NttDomain, NttProvider, QuotientForm};
 
 fn log_max() -> u32 {
     std::env::var("ZKACCEL_TEST_CUDA_NTT_LOG_MAX")
@@ -119,20 +119,51 @@ fn provider_falls_back_or_matches() {
     assert!(p.transform_batch(&d, &mut bad, Direction::Forward).is_err());
 }
 
+/// Both forms of the quotient.
+const FORMS: [QuotientForm; 2] = [QuotientForm::Coefficients, QuotientForm::CosetEvaluations];
+
+/// The coset each form's reduction uses: by the field's generator
+/// (libsnark) or by the primitive `2n`-th root of unity, the odd `2n`-th
+/// roots (circom).
+fn coset_offset(log: u32, form: QuotientForm) -> Fr {
+    match form {
+        QuotientForm::Coefficients => Fr::GENERATOR,
+        QuotientForm::CosetEvaluations => {
+            Radix2EvaluationDomain::<Fr>::new(2 << log)
+                .unwrap()
+                .group_gen
+        }
+    }
+}
+
+/// The domain of `2^log` points and the coset of `form`.
+fn domains(log: u32, form: QuotientForm) -> (NttDomain<Fr>, NttDomain<Fr>) {
+    let d = NttDomain::<Fr>::new(1 << log).unwrap();
+    let c = d.get_coset(coset_offset(log, form)).unwrap();
+    (d, c)
+}
+
 /// Groth16's quotient by ark-poly: interpolate a, b, c, evaluate them on the
-/// coset, (a b - c) / Z(g), interpolate from the coset.
-fn quotient_reference(abc: &[Vec<Fr>; 3], log: u32) -> Vec<Fr> {
+/// coset; then (a b - c) / Z(g) interpolated from the coset (libsnark), or
+/// a b - c on the coset as it is (circom, on the odd 2n-th roots).
+fn quotient_reference_in(abc: &[Vec<Fr>; 3], log: u32, form: QuotientForm) -> Vec<Fr> {
     let d = Radix2EvaluationDomain::<Fr>::new(1 << log).unwrap();
-    let c = d.get_coset(Fr::GENERATOR).unwrap();
+    let g = coset_offset(log, form);
+    let c = d.get_coset(g).unwrap();
     let on_coset: Vec<Vec<Fr>> = abc.iter().map(|v| c.fft(&d.ifft(v))).collect();
-    let z_inv = d
-        .evaluate_vanishing_polynomial(Fr::GENERATOR)
-        .inverse()
-        .unwrap();
-    let q: Vec<Fr> = (0..1 << log)
-        .map(|i| (on_coset[0][i] * on_coset[1][i] - on_coset[2][i]) * z_inv)
-        .collect();
-    c.ifft(&q)
+    let ab_c = (0..1 << log).map(|i| on_coset[0][i] * on_coset[1][i] - on_coset[2][i]);
+    match form {
+        QuotientForm::CosetEvaluations => ab_c.collect(),
+        QuotientForm::Coefficients => {
+            let z_inv = d.evaluate_vanishing_polynomial(g).inverse().unwrap();
+            c.ifft(&ab_c.map(|x| x * z_inv).collect::<Vec<_>>())
+        }
+    }
+}
+
+/// The libsnark quotient's coefficients.
+fn quotient_reference(abc: &[Vec<Fr>; 3], log: u32) -> Vec<Fr> {
+    quotient_reference_in(abc, log, QuotientForm::Coefficients)
 }
 
 fn random_abc(log: u32, seed: u64) -> [Vec<Fr>; 3] {
@@ -147,33 +178,78 @@ fn random_abc(log: u32, seed: u64) -> [Vec<Fr>; 3] {
 
 #[test]
 fn emulated_quotient_equals_ark_poly() {
-    for log in [0u32, 1, 5, 8, 9, 12] {
-        let abc = random_abc(log, 10 + log as u64);
-        let d = NttDomain::<Fr>::new(1 << log).unwrap();
-        let c = d.get_coset(Fr::GENERATOR).unwrap();
-        let job = QuotientJob::new(&d, &c).unwrap();
-        assert_eq!(
-            emulation::quotient(abc.clone(), &job),
-            quotient_reference(&abc, log),
-            "2^{log}"
-        );
+    for form in FORMS {
+        for log in [0u32, 1, 5, 8, 9, 12] {
+            let abc = random_abc(log, 10 + log as u64);
+            let (d, c) = domains(log, form);
+            let job = QuotientJob::with_form(&d, &c, form).unwrap();
+            assert_eq!(job.form(), form);
+            assert_eq!(
+                emulation::quotient(abc.clone(), &job),
+                quotient_reference_in(&abc, log, form),
+                "2^{log}, {form:?}"
+            );
+        }
     }
+}
+
+/// One device across many domains: its cache of powers tables fills up and
+/// is emptied, and a quotient whose twiddles were cached before the
+/// eviction still finds every table it needs (an H200 run found them
+/// evicted: a panic).
+#[test]
+fn powers_tables_are_evicted_and_remade() {
+    let ctx = std::sync::Arc::new(zkaccel_cuda::CudaContext::emulated());
+    let p = CudaNtt::with_context(ctx);
+    let mut r = ChaCha20Rng::seed_from_u64(77);
+    for log in 1..=11u32 {
+        let d = NttDomain::<Fr>::new(1 << log).unwrap();
+        let v: Vec<Fr> = (0..1usize << log).map(|_| Fr::rand(&mut r)).collect();
+        let mut b = vec![v.clone()];
+        p.transform_batch(&d, &mut b, Direction::Forward).unwrap();
+        assert_eq!(b[0], d.as_radix2().fft(&v), "2^{log}");
+    }
+    for form in FORMS {
+        for log in [3u32, 5] {
+            let abc = random_abc(log, 200 + log as u64);
+            let (d, c) = domains(log, form);
+            assert_eq!(
+                p.quotient_in(&d, &c, abc.clone(), form).unwrap(),
+                quotient_reference_in(&abc, log, form),
+                "2^{log}, {form:?}"
+            );
+        }
+    }
+}
+
+/// The forms differ (a test that mixed them up would pass otherwise).
+#[test]
+fn the_two_forms_differ() {
+    let abc = random_abc(4, 99);
+    assert_ne!(
+        quotient_reference_in(&abc, 4, QuotientForm::Coefficients),
+        quotient_reference_in(&abc, 4, QuotientForm::CosetEvaluations)
+    );
 }
 
 #[test]
 fn provider_quotient_falls_back_or_matches() {
     let p = CudaNtt::or_cpu(0);
-    for log in [0u32, 3, 10, 14] {
-        let abc = random_abc(log, 30 + log as u64);
-        let d = NttDomain::<Fr>::new(1 << log).unwrap();
-        let c = d.get_coset(Fr::GENERATOR).unwrap();
-        let want = quotient_reference(&abc, log);
-        assert_eq!(
-            p.quotient(&d, &c, abc).unwrap(),
-            want,
-            "2^{log} on {}",
-            p.name()
-        );
+    for form in FORMS {
+        for log in [0u32, 3, 10, 14] {
+            let abc = random_abc(log, 30 + log as u64);
+            let (d, c) = domains(log, form);
+            let want = quotient_reference_in(&abc, log, form);
+            assert_eq!(
+                p.quotient_in(&d, &c, abc, form).unwrap(),
+                want,
+                "2^{log}, {form:?} on {}",
+                p.name()
+            );
+        }
+        // The domain itself is no coset, in either form.
+        let d = NttDomain::<Fr>::new(8).unwrap();
+        assert!(p.quotient_in(&d, &d, random_abc(3, 1), form).is_err());
     }
     let d = NttDomain::<Fr>::new(8).unwrap();
     let c = d.get_coset(Fr::GENERATOR).unwrap();
@@ -216,21 +292,22 @@ fn h_bases(len: usize, seed: u64) -> Vec<G1Affine> {
 /// (one base fewer than the domain), the full domain, and no base at all.
 #[test]
 fn emulated_quotient_msm_equals_arkworks() {
-    for log in [0u32, 1, 5, 9, 12] {
-        let n = 1usize << log;
-        let abc = random_abc(log, 50 + log as u64);
-        let h = quotient_reference(&abc, log);
-        let d = NttDomain::<Fr>::new(n).unwrap();
-        let c = d.get_coset(Fr::GENERATOR).unwrap();
-        let job = QuotientJob::new(&d, &c).unwrap();
-        for len in [n - 1, n, 0] {
-            let bases = h_bases(len, 60 + len as u64);
-            let want = G1Projective::msm(&bases, &h[..len]).unwrap();
-            assert_eq!(
-                emulation::quotient_msm(abc.clone(), &job, &bases),
-                want,
-                "2^{log}, {len} bases"
-            );
+    for form in FORMS {
+        for log in [0u32, 1, 5, 9, 12] {
+            let n = 1usize << log;
+            let abc = random_abc(log, 50 + log as u64);
+            let h = quotient_reference_in(&abc, log, form);
+            let (d, c) = domains(log, form);
+            let job = QuotientJob::with_form(&d, &c, form).unwrap();
+            for len in [n - 1, n, 0] {
+                let bases = h_bases(len, 60 + len as u64);
+                let want = G1Projective::msm(&bases, &h[..len]).unwrap();
+                assert_eq!(
+                    emulation::quotient_msm(abc.clone(), &job, &bases),
+                    want,
+                    "2^{log}, {len} bases, {form:?}"
+                );
+            }
         }
     }
 }
@@ -238,6 +315,30 @@ fn emulated_quotient_msm_equals_arkworks() {
 #[test]
 fn provider_quotient_msm_falls_back_or_matches() {
     let m = CudaMsm::or_cpu(0);
+    // circom's form, with the H query as long as the domain (snarkjs keys).
+    for log in [3u32, 12] {
+        let n = 1usize << log;
+        let abc = random_abc(log, 90 + log as u64);
+        let form = QuotientForm::CosetEvaluations;
+        let (d, c) = domains(log, form);
+        let bases = h_bases(n, 91 + log as u64);
+        let want = G1Projective::msm(&bases, &quotient_reference_in(&abc, log, form)).unwrap();
+        assert_eq!(
+            m.quotient_msm_in(&d, &c, abc.clone(), &bases, form)
+                .unwrap(),
+            want,
+            "2^{log}, {form:?} on {}",
+            m.name()
+        );
+        if m.uses_gpu() {
+            let resident = m.upload(&bases).unwrap();
+            assert_eq!(
+                resident.quotient_msm_in(&d, &c, abc, form).unwrap(),
+                want,
+                "2^{log}, {form:?}, resident bases"
+            );
+        }
+    }
     for log in [3u32, 11] {
         let n = 1usize << log;
         let abc = random_abc(log, 70 + log as u64);

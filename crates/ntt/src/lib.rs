@@ -37,5 +37,5 @@ mod transform;
 pub(crate) mod twiddles;
 
 pub use domain::{Direction, Kernel, NttDomain, NttError, FAST_FIELDS};
-pub use provider::{CpuNtt, NttProvider};
+pub use provider::{CpuNtt, NttProvider, QuotientForm};
 pub use zkaccel_core::BackendCause;

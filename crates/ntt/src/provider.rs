@@ -3,6 +3,22 @@
 use crate::domain::{Direction, Kernel, NttDomain, NttError};
 use crate::field::MontField;
 
+/// The form of Groth16's quotient `h` that a witness map takes from the
+/// evaluations of `a`, `b`, `c` on the domain (what an offloaded quotient
+/// job, such as the GPU's, must return).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QuotientForm {
+    /// libsnark's and ark-groth16's: the coefficients of `h = (a b - c) / Z`
+    /// (interpolate each, evaluate on the coset, combine and divide by `Z`,
+    /// which is constant on the coset, interpolate from the coset: seven
+    /// transforms).
+    Coefficients,
+    /// circom's, snarkjs' and rapidsnark's: `a b - c` on the coset, not
+    /// divided by `Z` (their keys' H points absorb it) and not
+    /// interpolated: six transforms.
+    CosetEvaluations,
+}
+
 /// A backend that runs batches of equal-size transforms.
 ///
 /// Provers hold a `&dyn NttProvider<F>` (or a generic) and do not care where
