@@ -11,7 +11,7 @@ use std::time::Duration;
 use zkaccel_groth16::clock::Stopwatch;
 use zkaccel_groth16::{
     backend::{Auto, BackendChoice, Cpu, Cuda},
-    Backend, Groth16, ProofTimings, Qap,
+    Backend, Groth16, ProofTimings, Qap, ResidentKey,
 };
 
 /// A proof with its public signals and the time of each phase.
@@ -37,6 +37,10 @@ pub struct CircomProof<E: CircomCurve> {
 /// # Ok::<(), zkaccel_circom::CircomError>(())
 /// ```
 pub struct CircomProver<E: CircomCurve> {
+    // Dropped before the key (its device memory is freed first; it holds
+    // no borrow of the key).
+    resident: Option<ResidentKey<E>>,
+    resident_error: Option<String>,
     zkey: ProverKey<E>,
     pvk: PreparedVerifyingKey<E>,
     backend: Backend,
@@ -118,15 +122,44 @@ impl<E: CircomCurve> CircomProver<E> {
     }
 
     /// A prover over a key read by [`map_zkey`] (or converted from a
-    /// [`Zkey`]).
+    /// [`Zkey`]). Where the backend resolves to a GPU (BN254, feature
+    /// `cuda`), the key's G1 queries are uploaded to it now and stay there
+    /// for every proof ([`ResidentKey`]); if that fails (too little device
+    /// memory, say), proofs take the backend's per-proof path and
+    /// [`CircomProver::resident_error`] says why (also logged, level
+    /// warn).
     pub fn from_key(zkey: ProverKey<E>, backend: Backend, load_time: Duration) -> Self {
         let pvk = ark_groth16::prepare_verifying_key(&zkey.vk);
+        let (resident, resident_error) = match backend {
+            Backend::Cpu => (None, None),
+            _ => match ResidentKey::upload(zkey.proving_key(), backend) {
+                Ok(r) => (r, None),
+                Err(e) => {
+                    log::warn!("the key's G1 queries stay on the host: {e}");
+                    (None, Some(e.to_string()))
+                }
+            },
+        };
         CircomProver {
+            resident,
+            resident_error,
             zkey,
             pvk,
             backend,
             load_time,
         }
+    }
+
+    /// Whether the key's G1 queries are kept on a GPU across proofs, and
+    /// which.
+    pub fn resident_device(&self) -> Option<&str> {
+        self.resident.as_ref().map(|r| r.device())
+    }
+
+    /// Why the key's G1 queries could not be kept on the GPU the backend
+    /// resolved to, if they could not.
+    pub fn resident_error(&self) -> Option<&str> {
+        self.resident_error.as_deref()
     }
 
     fn with_load_time(mut self, load_time: Duration) -> Self {
@@ -186,10 +219,11 @@ impl<E: CircomCurve> CircomProver<E> {
     ) -> Result<CircomProof<E>, CircomError> {
         self.check_witness(witness)?;
         let z = &self.zkey;
+        let res = self.resident.as_ref();
         let (proof, timings) = match self.backend {
-            Backend::Cpu => prove_on::<E, Cpu>(z, witness, r, s),
-            Backend::Cuda => prove_on::<E, Cuda>(z, witness, r, s),
-            Backend::Auto => prove_on::<E, Auto>(z, witness, r, s),
+            Backend::Cpu => prove_on::<E, Cpu>(z, res, witness, r, s),
+            Backend::Cuda => prove_on::<E, Cuda>(z, res, witness, r, s),
+            Backend::Auto => prove_on::<E, Auto>(z, res, witness, r, s),
         }?;
         Ok(CircomProof {
             proof,
@@ -209,12 +243,15 @@ impl<E: CircomCurve> CircomProver<E> {
 /// snarkjs' roots of unity ([`Qap::Snarkjs`]).
 fn prove_on<E: CircomCurve, B: BackendChoice>(
     z: &ProverKey<E>,
+    resident: Option<&ResidentKey<E>>,
     witness: &[E::ScalarField],
     r: E::ScalarField,
     s: E::ScalarField,
 ) -> Result<(Proof<E>, ProofTimings), zkaccel_groth16::Groth16Error> {
+    let mut pk = z.proving_key();
+    pk.resident = resident;
     Groth16::<E, B>::create_proof_with_key_ref(
-        z.proving_key(),
+        pk,
         Qap::Snarkjs,
         &z.matrices,
         z.num_inputs(),

@@ -34,7 +34,11 @@ pub fn read_wtns<F: PrimeField<BigInt = BigInt<4>>>(bytes: &[u8]) -> Result<Vec<
     if let Some(i) = values.iter().position(Option::is_none) {
         return Err(d.err(format!("value {i} is not below the prime")));
     }
-    Ok(values.into_iter().flatten().collect())
+    // Every value is there (checked above): an indexed parallel collect.
+    Ok(values
+        .into_par_iter()
+        .map(Option::unwrap_or_default)
+        .collect())
 }
 
 /// Writes a witness file snarkjs and rapidsnark read.

@@ -150,6 +150,7 @@ impl<E: CircomCurve> ProverKey<E> {
             b_g2_query: self.b_g2_query.bases(E::g2_bases),
             h_query: self.h_query.bases(E::g1_bases),
             l_query: self.l_query.bases(E::g1_bases),
+            resident: None,
         }
     }
 

