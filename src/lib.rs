@@ -3,17 +3,9 @@
 //! and the GPU, and drop-ins that keep arkworks' and snarkjs' keys and give
 //! byte-identical proofs.
 //!
-//! This crate re-exports the workspace's crates:
-//!
-//! | module | crate | what |
-//! |---|---|---|
-//! | [`circom`] | `zkaccel-circom` | snarkjs files, `CircomProver`, `CircomReduction` |
-//! | [`groth16`] | `zkaccel-groth16` | `NttReduction`, the Groth16 prover with ark-groth16's keys |
-//! | [`curves`] | `zkaccel-curves` | BN254 and BLS12-381 types for unmodified arkworks code |
-//! | [`cpu`] | `zkaccel-cpu` | scalar multiplication and MSM |
-//! | [`ntt`] | `zkaccel-ntt` | the four-step NTT as an `EvaluationDomain` |
-//! | [`dbc`] | `zkaccel-dbc` | double-base chains and their cost model |
-//! | [`cuda`] | `zkaccel-cuda` | the GPU backend (feature `cuda`) |
+//! This crate re-exports the workspace's crates as modules ([`circom`],
+//! [`groth16`], [`curves`], [`cpu`], [`ntt`], [`dbc`], [`cuda`]); the
+//! README's crate table says what each gives.
 //!
 //! ```
 //! use ark_bn254::{Bn254, Fr};
