@@ -1,5 +1,7 @@
-//! Builds the kernels of `kernels/` (in this crate, so `cargo package`
-//! ships them) two ways:
+//! Builds the CUDA kernels two ways. They live in the workspace's top-level
+//! `kernels/`; this crate reaches them through its `kernels` link (a
+//! symbolic link to `../../kernels`), which `cargo package` follows, so the
+//! packaged crate carries every kernel file (CI checks the list):
 //!
 //! - with the feature `emulation` (default): `host/emulation.cpp`, which
 //!   includes `kernels/zkaccel.cu` itself, with the `cc` crate (g++), so the

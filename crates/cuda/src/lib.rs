@@ -1,5 +1,6 @@
-//! zkaccel's CUDA backend: kernels written in CUDA C++ under `kernels/` (in
-//! this crate), driven from Rust through `cust`.
+//! zkaccel's CUDA backend: kernels written in CUDA C++ under the workspace's
+//! top-level `kernels/` (packaged with this crate through its `kernels`
+//! link), driven from Rust through `cust`.
 //!
 //! # What is here
 //! - [`CudaMsm`], an [`MsmProvider`](zkaccel_core::MsmProvider) for BN254 G1:
