@@ -1,4 +1,5 @@
-//! The traits and errors every zkaccel backend shares.
+//! The traits and errors every zkaccel backend shares, and the one
+//! [`Backend`] selector.
 //!
 //! A prover holds an [`MsmProvider`] and does not care whether the CPU
 //! (`zkaccel_cpu::CpuMsm`) or the GPU (`zkaccel_cuda::CudaMsm`) does the
@@ -18,6 +19,9 @@
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+mod backend;
+pub use backend::{backend_from_env, Backend, ParseBackendError, BACKEND_ENV, GPU_MIN_TERMS};
 
 use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
 use ark_ff::PrimeField;
@@ -76,6 +80,7 @@ impl Eq for BackendCause {}
 
 /// Why an MSM was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MsmError {
     /// `bases` and `scalars` differ in length.
     LengthMismatch {

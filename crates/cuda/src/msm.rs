@@ -4,7 +4,7 @@
 use crate::device::RawBuf;
 use crate::error::CudaError;
 use crate::layout::{bigint_slice_limbs, fr_limbs, fr_slice_limbs, scalar_limbs, DeviceAffine};
-use crate::ntt::quotient_job;
+use crate::plan::quotient_job;
 use crate::{CudaContext, CudaNtt};
 use ark_bn254::{g1::Config as G1Config, Fr, G1Affine, G1Projective};
 use ark_ec::AffineRepr;
@@ -20,12 +20,9 @@ use zkaccel_ntt::{NttDomain, QuotientForm};
 pub const DEFAULT_DELTA: u32 = 1;
 
 /// Below this many non-zero terms, [`GpuMethod::Auto`] runs zkaccel's CPU
-/// MSM instead of the GPU. Measured on an H100 (driver 580) with 16 host
-/// cores, dense BN254 G1: 2^8 terms took 1.52 ms on the GPU (the bucket
-/// method, transfers included) against 0.78 ms on the CPU, 2^10 1.79 ms
-/// against 1.90 ms, 2^12 2.87 ms against 5.97 ms. A host with fewer cores
-/// moves the crossing lower.
-pub const GPU_MIN_TERMS: usize = 1024;
+/// MSM instead of the GPU (the measurement is with the constant, in
+/// zkaccel-core, which the Groth16 prover's fused path shares).
+pub use zkaccel_core::GPU_MIN_TERMS;
 
 /// [`GpuMethod::Auto`] keeps only the non-zero terms (a parallel filter on
 /// the host) when fewer than `1 / SPARSE_FACTOR` of the terms are non-zero,

@@ -2,23 +2,17 @@
 //! process with [`set_backend`].
 
 use std::sync::atomic::{AtomicU8, Ordering};
+
 use std::sync::OnceLock;
 use zkaccel_cuda::CudaMsm;
 
-/// Where MSMs of zkaccel's curve types run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Backend {
-    /// zkaccel's CPU MSM (`zkaccel_cpu`'s `Auto`) for every curve.
-    Cpu,
-    /// The GPU (feature `cuda`) for BN254 G1, the curve zkaccel-cuda has
-    /// kernels for; the CPU for the others. [`set_backend`] refuses it when
-    /// no GPU can be used.
-    Cuda,
-    /// The GPU for BN254 G1 when one is usable, the CPU otherwise (the
-    /// default). A build with the feature `cuda` logs which, once
-    /// (the `log` facade, level info).
-    Auto,
-}
+/// Where MSMs of zkaccel's curve types run (zkaccel-core's one selector):
+/// `Cpu` for every curve; `Cuda`, the GPU for BN254 G1 (the curve
+/// zkaccel-cuda has kernels for) and the CPU for the others, refused by
+/// [`set_backend`] when no GPU can be used; `Auto` (the default), the GPU for
+/// BN254 G1 when one is usable, unless `ZKACCEL_BACKEND` says otherwise, the
+/// choice logged once (level info).
+pub use zkaccel_core::Backend;
 
 static BACKEND: AtomicU8 = AtomicU8::new(Backend::Auto as u8);
 
@@ -42,10 +36,27 @@ pub fn backend() -> Backend {
     }
 }
 
+/// The backend [`backend`] chose, with `Auto` forced by `ZKACCEL_BACKEND`
+/// where that is set (a value not understood is logged once and ignored).
+fn effective() -> Backend {
+    match backend() {
+        Backend::Auto => match zkaccel_core::backend_from_env() {
+            Ok(Some(b)) => *b,
+            Ok(None) => Backend::Auto,
+            Err(e) => {
+                static WARNED: std::sync::Once = std::sync::Once::new();
+                WARNED.call_once(|| log::warn!("{}={e}: ignored", zkaccel_core::BACKEND_ENV));
+                Backend::Auto
+            }
+        },
+        b => b,
+    }
+}
+
 /// The GPU's BN254 G1 MSM when the backend asks for it and a GPU is
 /// usable; `None` keeps the CPU.
 pub(crate) fn gpu_g1() -> Option<&'static CudaMsm> {
-    if backend() == Backend::Cpu {
+    if effective() == Backend::Cpu {
         return None;
     }
     static GPU: OnceLock<Option<CudaMsm>> = OnceLock::new();

@@ -91,7 +91,22 @@ fn route_msm<P: Route>(
 ) -> Projective<P> {
     let n = bases.len().min(scalars.len());
     let (bases, scalars) = (inner_slice(&bases[..n]), &scalars[..n]);
-    let gpu = P::gpu().and_then(|g| g.msm_bigint(bases, scalars).ok());
+    let gpu = P::gpu().and_then(|g| match g.msm_bigint(bases, scalars) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            // The CPU gives the result; the first failure is said at warn,
+            // later ones at debug (a lost device would say it per MSM).
+            static SAID: std::sync::Once = std::sync::Once::new();
+            let mut first = false;
+            SAID.call_once(|| first = true);
+            if first {
+                log::warn!("the GPU MSM failed ({e}); the CPU computes it (and later ones: debug)");
+            } else {
+                log::debug!("the GPU MSM failed ({e}); the CPU computes it");
+            }
+            None
+        }
+    });
     let out = gpu.unwrap_or_else(|| {
         zkaccel_cpu::msm_bigint_with(bases, scalars, MsmAlgorithm::Auto)
             .unwrap_or_else(|_| <sw::Projective<P> as VariableBaseMSM>::msm_bigint(bases, scalars))

@@ -6,6 +6,7 @@ use core::fmt;
 /// Errors of zkaccel's Groth16 prover and verifier. Every input problem is
 /// reported here instead of producing a proof that fails later.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Groth16Error {
     /// Constraint synthesis failed, or the witness does not satisfy the
     /// circuit ([`SynthesisError::Unsatisfiable`]).
@@ -27,8 +28,14 @@ pub enum Groth16Error {
         got: usize,
     },
     /// The requested backend is not available in this build or on this
-    /// machine; the message says which and why.
-    BackendUnavailable(String),
+    /// machine: which, and why (the driver's error where there is one,
+    /// typed, as the source).
+    BackendUnavailable {
+        /// The backend asked for.
+        backend: crate::Backend,
+        /// Why it cannot be used.
+        cause: zkaccel_core::BackendCause,
+    },
     /// A multi-scalar multiplication failed: the backend running it (the
     /// GPU) reported an error, kept typed as the source, or it rejected its
     /// inputs (a bug: the lengths are checked before).
@@ -54,7 +61,9 @@ impl fmt::Display for Groth16Error {
                 f,
                 "wrong number of public inputs: the verifying key expects {expected}, got {got}"
             ),
-            Groth16Error::BackendUnavailable(why) => write!(f, "backend unavailable: {why}"),
+            Groth16Error::BackendUnavailable { backend, cause } => {
+                write!(f, "backend {backend} unavailable: {cause}")
+            }
             Groth16Error::Msm(e) => write!(f, "multi-scalar multiplication: {e}"),
             Groth16Error::Ntt(e) => write!(f, "witness map: {e}"),
         }
@@ -67,9 +76,8 @@ impl std::error::Error for Groth16Error {
             Groth16Error::Synthesis(e) => Some(e),
             Groth16Error::Msm(e) => Some(e),
             Groth16Error::Ntt(e) => Some(e),
-            Groth16Error::BackendUnavailable(_)
-            | Groth16Error::KeyMismatch { .. }
-            | Groth16Error::PublicInputCount { .. } => None,
+            Groth16Error::BackendUnavailable { cause, .. } => Some(cause.get()),
+            Groth16Error::KeyMismatch { .. } | Groth16Error::PublicInputCount { .. } => None,
         }
     }
 }

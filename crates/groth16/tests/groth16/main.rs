@@ -299,7 +299,7 @@ fn cuda_makes_auto_fail_without_a_gpu() {
     let (auto, stock) = auto_proof();
     match auto {
         // No GPU (or no `cuda` feature): Auto must not fall back silently.
-        Err(Groth16Error::BackendUnavailable(_)) => {}
+        Err(Groth16Error::BackendUnavailable { .. }) => {}
         // A GPU: the proof is stock's.
         Ok(p) => assert_eq!(p, stock),
         Err(e) => panic!("expected a GPU proof or BackendUnavailable, got {e}"),
