@@ -8,13 +8,14 @@ use crate::error::CudaError;
 #[cfg(feature = "emulation")]
 use crate::layout::DeviceXyzz;
 use crate::layout::{DeviceAffine, DeviceJacobian};
-use crate::ntt::{NttJob, QuotientJob};
 use crate::pipeline::Gpu;
+use crate::plan::{NttJob, QuotientJob};
 use ark_bn254::{Fr, G1Projective};
 use std::sync::{Mutex, MutexGuard};
 
 /// Device memory of [`CudaContext::emulated`]: 4 GiB, a small GPU.
 #[cfg(feature = "emulation")]
+#[doc(hidden)]
 pub const EMULATED_MEMORY: usize = 4 << 30;
 
 /// A device ready to run zkaccel's kernels: a GPU ([`CudaContext::new`],
@@ -62,6 +63,7 @@ impl CudaContext {
     /// [`EMULATED_MEMORY`] bytes: every pipeline runs its GPU launch
     /// sequence on the host's cores (slowly: a test device).
     #[cfg(feature = "emulation")]
+    #[doc(hidden)]
     pub fn emulated() -> CudaContext {
         CudaContext::emulated_with_memory(EMULATED_MEMORY)
     }
@@ -70,6 +72,7 @@ impl CudaContext {
     /// it fail as on a full GPU, so the chunked and out-of-memory paths
     /// can be tested.
     #[cfg(feature = "emulation")]
+    #[doc(hidden)]
     pub fn emulated_with_memory(memory: usize) -> CudaContext {
         let dev = crate::device::host::HostDevice::new(memory);
         // The emulation's only allocation here is the tables (32 KiB).
@@ -213,6 +216,7 @@ impl CudaContext {
     /// `zk_fq_mul`, one per thread, for the first `min(a.len(), b.len())`
     /// pairs.
     #[cfg(feature = "emulation")]
+    #[doc(hidden)]
     pub fn fq_mul(&self, a: &[[u32; 8]], b: &[[u32; 8]]) -> Result<Vec<[u32; 8]>, CudaError> {
         self.lock()?.fq_mul(a, b)
     }
@@ -220,6 +224,7 @@ impl CudaContext {
     /// `a_i + b_i` (Jacobian, add-2007-bl) by the kernel `zk_g1_add`, for
     /// the first `min(a.len(), b.len())` pairs.
     #[cfg(feature = "emulation")]
+    #[doc(hidden)]
     pub fn g1_add(
         &self,
         a: &[DeviceJacobian],
@@ -230,6 +235,7 @@ impl CudaContext {
 
     /// `(2 a_i, 3 a_i)` by the kernel `zk_g1_dbl_tpl`.
     #[cfg(feature = "emulation")]
+    #[doc(hidden)]
     pub fn g1_dbl_tpl(
         &self,
         a: &[DeviceJacobian],
@@ -240,6 +246,7 @@ impl CudaContext {
     /// `a_i + b_i` (XYZZ plus affine, madd-2008-s) by the kernel
     /// `zk_g1_xyzz_madd`, for the first `min(a.len(), b.len())` pairs.
     #[cfg(feature = "emulation")]
+    #[doc(hidden)]
     pub fn xyzz_add_affine(
         &self,
         a: &[DeviceXyzz],

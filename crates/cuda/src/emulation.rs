@@ -323,11 +323,11 @@ pub fn bucket_msm_bigint(
     ok(device().bucket_msm(&b, &k, false, window))
 }
 
-/// One NTT as the GPU runs it ([`crate::ntt::NttJob`]): twiddles and coset
+/// One NTT as the GPU runs it ([`crate::plan::NttJob`]): twiddles and coset
 /// powers computed by `zk_powers`, pre-scaling, bit reversal, the first
 /// stages per block in "shared memory", the later stages in strided passes,
 /// post-scaling. `data.len()` must be `2^job.log_n`.
-pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
+pub fn ntt(data: &mut [Fr], job: &crate::plan::NttJob) {
     ok(device().ntt_batch(&mut [data], job))
 }
 
@@ -335,7 +335,7 @@ pub fn ntt(data: &mut [Fr], job: &crate::ntt::NttJob) {
 /// `transform_batch`): the vectors stored back to back, each kernel launched
 /// once per pass over a 2-D grid (`blockIdx.y` = the vector). Every vector
 /// must have `2^job.log_n` values.
-pub fn ntt_batch(batch: &mut [Vec<Fr>], job: &crate::ntt::NttJob) {
+pub fn ntt_batch(batch: &mut [Vec<Fr>], job: &crate::plan::NttJob) {
     let n = 1usize << job.log_n;
     assert!(
         batch.iter().all(|v| v.len() == n),
@@ -345,13 +345,13 @@ pub fn ntt_batch(batch: &mut [Vec<Fr>], job: &crate::ntt::NttJob) {
     ok(device().ntt_batch(&mut vectors, job))
 }
 
-/// Groth16's quotient as the GPU runs it ([`crate::ntt::QuotientJob`]):
+/// Groth16's quotient as the GPU runs it ([`crate::plan::QuotientJob`]):
 /// the three evaluations `abc` (on the domain) stored back to back,
 /// interpolated and evaluated on the coset as batches of three,
 /// `(a b - c) * z_inv` by the kernel `zk_quotient`, and, for
 /// [`QuotientForm::Coefficients`](zkaccel_ntt::QuotientForm), the first
 /// vector interpolated from the coset; the result is `h` in the job's form.
-pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
+pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::plan::QuotientJob) -> Vec<Fr> {
     ok(device().quotient(abc, job))
 }
 
@@ -361,7 +361,7 @@ pub fn quotient(abc: [Vec<Fr>; 3], job: &crate::ntt::QuotientJob) -> Vec<Fr> {
 /// `zk_fr_from_montgomery` on `h` in place and the bucket method on it.
 pub fn quotient_msm(
     abc: [Vec<Fr>; 3],
-    job: &crate::ntt::QuotientJob,
+    job: &crate::plan::QuotientJob,
     bases: &[G1Affine],
 ) -> G1Projective {
     let ctx = device();

@@ -58,7 +58,10 @@
 
 mod context;
 mod device;
+/// The kernels run on the host, for this crate's tests (a test hook:
+/// hidden from the documentation).
 #[cfg(feature = "emulation")]
+#[doc(hidden)]
 pub mod emulation;
 mod error;
 mod kernels;
@@ -73,6 +76,7 @@ macro_rules! public_for_tests {
     ($($(#[$doc:meta])* $m:ident;)*) => {$(
         $(#[$doc])*
         #[cfg(feature = "emulation")]
+        #[doc(hidden)]
         pub mod $m;
         // Without the tests, their host references here go unused.
         #[cfg(not(feature = "emulation"))]
@@ -91,6 +95,7 @@ public_for_tests! {
 
 pub use context::CudaContext;
 #[cfg(feature = "emulation")]
+#[doc(hidden)]
 pub use context::EMULATED_MEMORY;
 #[cfg(feature = "cuda")]
 pub use device::cust::PTX;

@@ -107,30 +107,30 @@ pub(crate) trait Device: Send {
 ///
 /// # Safety
 /// Implementors must have exactly these properties.
-pub(crate) unsafe trait Plain: Copy + Send + Sync + 'static {}
+pub(crate) unsafe trait ByteCopy: Copy + Send + Sync + 'static {}
 
 // SAFETY: a number; every bit pattern is valid.
-unsafe impl Plain for u32 {}
+unsafe impl ByteCopy for u32 {}
 // SAFETY: an array of numbers.
-unsafe impl Plain for [u32; 8] {}
+unsafe impl ByteCopy for [u32; 8] {}
 // SAFETY: arrays of u32 (crate::layout), no padding.
-unsafe impl Plain for crate::layout::DeviceAffine {}
+unsafe impl ByteCopy for crate::layout::DeviceAffine {}
 // SAFETY: as above.
-unsafe impl Plain for crate::layout::DeviceJacobian {}
+unsafe impl ByteCopy for crate::layout::DeviceJacobian {}
 // SAFETY: as above.
-unsafe impl Plain for crate::layout::DeviceXyzz {}
+unsafe impl ByteCopy for crate::layout::DeviceXyzz {}
 // SAFETY: four u32 (crate::bucket), no padding.
-unsafe impl Plain for crate::bucket::BucketParams {}
+unsafe impl ByteCopy for crate::bucket::BucketParams {}
 // SAFETY: numbers and arrays of them; the padding-free layout is asserted
 // in crate::tables and in the C++ header.
-unsafe impl Plain for crate::tables::DbcTables {}
+unsafe impl ByteCopy for crate::tables::DbcTables {}
 
-fn bytes_of<T: Plain>(data: &[T]) -> &[u8] {
-    // SAFETY: Plain types have no padding, so every byte is initialised.
+fn bytes_of<T: ByteCopy>(data: &[T]) -> &[u8] {
+    // SAFETY: ByteCopy types have no padding, so every byte is initialised.
     unsafe { std::slice::from_raw_parts(data.as_ptr().cast(), std::mem::size_of_val(data)) }
 }
 
-fn bytes_of_mut<T: Plain>(data: &mut [T]) -> &mut [u8] {
+fn bytes_of_mut<T: ByteCopy>(data: &mut [T]) -> &mut [u8] {
     // SAFETY: as above, and any bytes written make a valid T.
     unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr().cast(), std::mem::size_of_val(data)) }
 }
@@ -150,7 +150,7 @@ impl<T> Clone for Slice<T> {
 }
 impl<T> Copy for Slice<T> {}
 
-impl<T: Plain> Slice<T> {
+impl<T: ByteCopy> Slice<T> {
     /// Values.
     pub fn len(&self) -> usize {
         self.len
@@ -210,7 +210,7 @@ pub(crate) struct RawBuf<T> {
     slice: Slice<T>,
 }
 
-impl<T: Plain> RawBuf<T> {
+impl<T: ByteCopy> RawBuf<T> {
     /// `len` values, uninitialised.
     pub fn alloc(dev: &dyn Device, len: usize) -> Result<RawBuf<T>, CudaError> {
         let bytes = len
@@ -264,12 +264,12 @@ impl<T: Plain> RawBuf<T> {
 /// An allocation freed when it goes out of scope (with the device borrowed
 /// for as long). Freed buffers must not be in use by queued work: the
 /// pipelines keep theirs until they have synchronised.
-pub(crate) struct Buf<'d, T: Plain> {
+pub(crate) struct Buf<'d, T: ByteCopy> {
     dev: &'d dyn Device,
     raw: Option<RawBuf<T>>,
 }
 
-impl<'d, T: Plain> Buf<'d, T> {
+impl<'d, T: ByteCopy> Buf<'d, T> {
     /// `len` values that a kernel writes before anything reads them.
     pub fn alloc(dev: &'d dyn Device, len: usize) -> Result<Buf<'d, T>, CudaError> {
         Ok(Buf {
@@ -297,7 +297,7 @@ impl<'d, T: Plain> Buf<'d, T> {
     }
 }
 
-impl<T: Plain> Drop for Buf<'_, T> {
+impl<T: ByteCopy> Drop for Buf<'_, T> {
     fn drop(&mut self) {
         if let Some(raw) = self.raw.take() {
             // SAFETY: allocated on self.dev; the pipelines drop buffers only
