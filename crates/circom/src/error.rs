@@ -31,6 +31,7 @@ impl fmt::Display for FileKind {
 /// these, with a message naming the file, section, field or index at fault;
 /// none panics and none yields a proof that fails later without a word.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum CircomError {
     /// Reading or writing a file failed.
     Io {
@@ -71,10 +72,10 @@ pub enum CircomError {
 }
 
 impl CircomError {
-    pub(crate) fn format(file: FileKind, msg: impl Into<String>) -> Self {
+    pub(crate) fn format(file: FileKind, msg: impl std::fmt::Display) -> Self {
         CircomError::Format {
             file,
-            msg: msg.into(),
+            msg: msg.to_string(),
         }
     }
 

@@ -130,7 +130,7 @@ pub fn vkey_json<E: CircomCurve>(vk: &VerifyingKey<E>) -> String {
 }
 
 fn bad(msg: impl Into<String>) -> CircomError {
-    CircomError::format(FileKind::Json, msg)
+    CircomError::format(FileKind::Json, msg.into())
 }
 
 fn parse(text: &str, what: &str) -> Result<Value, CircomError> {

@@ -151,6 +151,7 @@ impl<E: CircomCurve> ProverKey<E> {
             h_query: self.h_query.bases(E::g1_bases),
             l_query: self.l_query.bases(E::g1_bases),
             resident: None,
+            prepared: None,
         }
     }
 

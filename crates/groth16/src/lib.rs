@@ -46,9 +46,11 @@ mod reduction;
 
 pub use backend::{Backend, BackendChoice, BACKEND_ENV};
 pub use error::Groth16Error;
-pub use matrix::{ConstraintMatrix, CsrMatrix};
+pub use matrix::{ConstraintMatrix, CsrMatrix, MatrixError};
 pub use pairing::{
     AccelPairing, PairingQuotientMsmFn, QuotientMsmFn, QuotientOffloadFn, ResidentBases,
 };
-pub use prover::{Groth16, PreparedProvingKey, ProofTimings, ProvingKeyRef, ResidentKey};
+pub use prover::{
+    Groth16, MatrixWitness, PreparedProvingKey, ProofTimings, ProvingKeyRef, ResidentKey,
+};
 pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

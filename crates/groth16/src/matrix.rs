@@ -73,6 +73,67 @@ pub struct CsrMatrix<F> {
     values: Vec<F>,
 }
 
+/// Why parts do not make a [`CsrMatrix`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MatrixError {
+    /// `columns` and `values` differ in length.
+    LengthMismatch {
+        /// Column indices given.
+        columns: usize,
+        /// Values given.
+        values: usize,
+    },
+    /// `row_starts` is empty or does not start with 0.
+    RowStartsNotFromZero,
+    /// `row_starts` decreases at a row.
+    RowStartsDecrease {
+        /// The row whose start is larger than the next one's.
+        row: usize,
+        /// Its start.
+        start: usize,
+        /// The next row's start.
+        next: usize,
+    },
+    /// `row_starts` does not end at the number of entries.
+    RowStartsEnd {
+        /// Its last value, if any.
+        last: Option<usize>,
+        /// The entries.
+        entries: usize,
+    },
+    /// A variable index does not fit in a `u32`.
+    IndexTooLarge {
+        /// The row holding it.
+        row: usize,
+        /// The index.
+        index: usize,
+    },
+}
+
+impl core::fmt::Display for MatrixError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            MatrixError::LengthMismatch { columns, values } => {
+                write!(f, "{columns} column indices but {values} values")
+            }
+            MatrixError::RowStartsNotFromZero => write!(f, "row_starts must start with 0"),
+            MatrixError::RowStartsDecrease { row, start, next } => {
+                write!(f, "row_starts decreases at row {row} ({start} then {next})")
+            }
+            MatrixError::RowStartsEnd { last, entries } => write!(
+                f,
+                "row_starts ends at {last:?}, the matrix has {entries} entries"
+            ),
+            MatrixError::IndexTooLarge { row, index } => {
+                write!(f, "row {row}: variable index {index} does not fit in a u32")
+            }
+        }
+    }
+}
+
+impl std::error::Error for MatrixError {}
+
 impl<F: Field> CsrMatrix<F> {
     /// A matrix from its parts. Errors name the first inconsistency:
     /// `row_starts` empty, not starting at 0, decreasing, or not ending at
@@ -81,30 +142,28 @@ impl<F: Field> CsrMatrix<F> {
         row_starts: Vec<usize>,
         columns: Vec<u32>,
         values: Vec<F>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, MatrixError> {
         if columns.len() != values.len() {
-            return Err(format!(
-                "{} column indices but {} values",
-                columns.len(),
-                values.len()
-            ));
+            return Err(MatrixError::LengthMismatch {
+                columns: columns.len(),
+                values: values.len(),
+            });
         }
         if row_starts.first() != Some(&0) {
-            return Err("row_starts must start with 0".into());
+            return Err(MatrixError::RowStartsNotFromZero);
         }
         if let Some(i) = row_starts.windows(2).position(|w| w[0] > w[1]) {
-            return Err(format!(
-                "row_starts decreases at row {i} ({} then {})",
-                row_starts[i],
-                row_starts[i + 1]
-            ));
+            return Err(MatrixError::RowStartsDecrease {
+                row: i,
+                start: row_starts[i],
+                next: row_starts[i + 1],
+            });
         }
         if row_starts.last() != Some(&columns.len()) {
-            return Err(format!(
-                "row_starts ends at {:?}, the matrix has {} entries",
-                row_starts.last(),
-                columns.len()
-            ));
+            return Err(MatrixError::RowStartsEnd {
+                last: row_starts.last().copied(),
+                entries: columns.len(),
+            });
         }
         Ok(CsrMatrix {
             row_starts,
@@ -115,7 +174,7 @@ impl<F: Field> CsrMatrix<F> {
 
     /// arkworks' row lists in compressed-row form. Errors if a variable
     /// index does not fit in a `u32`.
-    pub fn from_rows(m: &Matrix<F>) -> Result<Self, String> {
+    pub fn from_rows(m: &Matrix<F>) -> Result<Self, MatrixError> {
         let mut row_starts = Vec::with_capacity(m.len() + 1);
         row_starts.push(0);
         let total = m.iter().map(Vec::len).sum();
@@ -124,7 +183,7 @@ impl<F: Field> CsrMatrix<F> {
         for (i, row) in m.iter().enumerate() {
             for &(c, j) in row {
                 let j = u32::try_from(j)
-                    .map_err(|_| format!("row {i}: variable index {j} does not fit in a u32"))?;
+                    .map_err(|_| MatrixError::IndexTooLarge { row: i, index: j })?;
                 columns.push(j);
                 values.push(c);
             }
@@ -239,11 +298,37 @@ mod tests {
     #[test]
     fn bad_parts_are_errors() {
         let v = |n| vec![Fr::one(); n];
-        assert!(CsrMatrix::from_parts(vec![], vec![], v(0)).is_err());
-        assert!(CsrMatrix::from_parts(vec![1, 1], vec![0], v(1)).is_err());
-        assert!(CsrMatrix::from_parts(vec![0, 2, 1], vec![0, 0], v(2)).is_err());
-        assert!(CsrMatrix::from_parts(vec![0, 1], vec![0, 0], v(2)).is_err());
-        assert!(CsrMatrix::from_parts(vec![0, 2], vec![0, 0], v(1)).is_err());
+        let err = |r, c, n| CsrMatrix::from_parts(r, c, v(n)).unwrap_err();
+        assert_eq!(err(vec![], vec![], 0), MatrixError::RowStartsNotFromZero);
+        assert_eq!(
+            err(vec![1, 1], vec![0], 1),
+            MatrixError::RowStartsNotFromZero
+        );
+        assert_eq!(
+            err(vec![0, 2, 1], vec![0, 0], 2),
+            MatrixError::RowStartsDecrease {
+                row: 1,
+                start: 2,
+                next: 1
+            }
+        );
+        assert_eq!(
+            err(vec![0, 1], vec![0, 0], 2),
+            MatrixError::RowStartsEnd {
+                last: Some(1),
+                entries: 2
+            }
+        );
+        assert_eq!(
+            err(vec![0, 2], vec![0, 0], 1),
+            MatrixError::LengthMismatch {
+                columns: 2,
+                values: 1
+            }
+        );
+        assert!(err(vec![0, 2, 1], vec![0, 0], 2)
+            .to_string()
+            .contains("decreases at row 1"));
         let ok = CsrMatrix::from_parts(vec![0, 0, 2], vec![3, 1], v(2)).unwrap();
         assert_eq!(
             ok.to_rows(),

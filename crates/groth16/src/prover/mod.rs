@@ -1,0 +1,612 @@
+//! [`Groth16`]: ark-groth16's keys and proofs, zkaccel's MSM and NTT. The
+//! entry points are here; the key's forms in `key.rs`, the timings in
+//! `timings.rs`, the proof's steps in `steps.rs`.
+
+mod key;
+mod steps;
+mod timings;
+
+pub use key::{PreparedProvingKey, ProvingKeyRef, ResidentKey};
+pub use steps::MatrixWitness;
+pub use timings::ProofTimings;
+
+use crate::backend::{self, Auto, BackendChoice};
+use crate::clock::Stopwatch;
+use crate::error::Groth16Error;
+use crate::matrix::ConstraintMatrix;
+use crate::pairing::AccelPairing;
+use crate::reduction::{NttReduction, Qap};
+use ark_ff::UniformRand;
+use ark_groth16::{PreparedVerifyingKey, Proof, ProvingKey, VerifyingKey};
+use ark_relations::gr1cs::{
+    ConstraintSynthesizer, ConstraintSystem, ConstraintSystemRef, OptimizationGoal, SynthesisMode,
+    R1CS_PREDICATE_LABEL,
+};
+use ark_snark::{CircuitSpecificSetupSNARK, SNARK};
+use ark_std::rand::{CryptoRng, RngCore};
+use core::marker::PhantomData;
+use std::time::Duration;
+use steps::{Job, Offloads};
+use timings::timed;
+
+/// Groth16 with ark-groth16's own key, proof and verifying-key types, proving
+/// with zkaccel's MSM (A, B in G1 and G2, C's L and H terms) and NTT (the
+/// witness map through [`NttReduction`]).
+///
+/// With the same RNG, proofs are byte-identical to
+/// `ark_groth16::Groth16::<E>::prove`'s; setup and verification are
+/// ark-groth16's. `B` picks the backend ([`crate::backend`]).
+pub struct Groth16<E: AccelPairing, B: BackendChoice = Auto> {
+    _p: PhantomData<(E, B)>,
+}
+
+impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
+    /// Synthesises `circuit` in proving mode.
+    fn synthesize<C: ConstraintSynthesizer<E::ScalarField>>(
+        circuit: C,
+    ) -> Result<ConstraintSystemRef<E::ScalarField>, Groth16Error> {
+        let cs = ConstraintSystem::new_ref();
+        cs.set_optimization_goal(OptimizationGoal::Constraints);
+        cs.set_mode(SynthesisMode::Prove {
+            construct_matrices: true,
+            generate_lc_assignments: false,
+        });
+        circuit.generate_constraints(cs.clone())?;
+        cs.finalize();
+        // Satisfiability is checked in the witness map, where the constraint
+        // sums are computed anyway.
+        Ok(cs)
+    }
+
+    /// A proof with the prover randomness `r`, `s` (as ark-groth16's
+    /// `create_proof_with_reduction`), and the time of each phase.
+    pub fn create_proof<C: ConstraintSynthesizer<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::create_proof_from(pk, None, circuit, r, s)
+    }
+
+    /// [`Groth16::create_proof`] on a [`PreparedProvingKey`]: the same proof,
+    /// with the MSMs on precomputed shifted bases.
+    pub fn create_proof_prepared<C: ConstraintSynthesizer<E::ScalarField>>(
+        ppk: &PreparedProvingKey<E>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::create_proof_from(&ppk.pk, Some(ppk), circuit, r, s)
+    }
+
+    /// [`SNARK::prove`] on a [`PreparedProvingKey`], with the time of each
+    /// phase: the same randomness draws, the same proof.
+    pub fn prove_prepared<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore>(
+        ppk: &PreparedProvingKey<E>,
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        Self::create_proof_prepared(ppk, circuit, r, s)
+    }
+
+    fn create_proof_from<C: ConstraintSynthesizer<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        prepared: Option<&PreparedProvingKey<E>>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let offloads = Self::offloads()?;
+        Self::prove_with_offloads(pk, prepared, circuit, r, s, &offloads)
+    }
+
+    /// The backend's offloads for one proof.
+    fn offloads() -> Result<Offloads<E>, Groth16Error> {
+        let resolved =
+            backend::resolve(B::BACKEND).map_err(|cause| Groth16Error::BackendUnavailable {
+                backend: B::BACKEND,
+                cause,
+            })?;
+        Ok(match &resolved {
+            backend::Resolved::Cpu => Offloads::none(),
+            #[cfg(feature = "cuda")]
+            backend::Resolved::Cuda(ctx) => Offloads {
+                // The GPU's G1 MSM where the backend and the curve have one,
+                g1: E::cuda_g1(ctx.clone()),
+                // its NTT for the witness map,
+                ntt: E::cuda_ntt(ctx.clone()),
+                // and both, with h kept on the device.
+                quotient_msm: E::cuda_quotient_msm(ctx.clone()),
+            },
+        })
+    }
+
+    fn prove_with_offloads<C: ConstraintSynthesizer<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        prepared: Option<&PreparedProvingKey<E>>,
+        circuit: C,
+        r: E::ScalarField,
+        s: E::ScalarField,
+        offloads: &Offloads<E>,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let start = Stopwatch::start();
+        let mut synthesis = Duration::ZERO;
+        let cs = timed(&mut synthesis, || Self::synthesize(circuit))?;
+        let matrices = &cs.to_matrices()?[R1CS_PREDICATE_LABEL];
+        let full = [cs.instance_assignment()?, cs.witness_assignment()?].concat();
+        let key = match prepared {
+            Some(ppk) => ProvingKeyRef::from(ppk),
+            None => ProvingKeyRef::from(pk),
+        };
+        let witness = MatrixWitness {
+            qap: Qap::Libsnark,
+            matrices,
+            num_inputs: cs.num_instance_variables(),
+            num_constraints: cs.num_constraints(),
+            full_assignment: &full,
+        };
+        let (proof, mut t) = Self::prove_witness_with(key, witness, r, s, offloads)?;
+        t.synthesis = synthesis;
+        t.total = start.elapsed();
+        Ok((proof, t))
+    }
+
+    /// A proof from the constraint matrices and the full assignment, with no
+    /// circuit synthesis (as ark-groth16's
+    /// `create_proof_with_reduction_and_matrices`), on a key made for the
+    /// witness's reduction ([`Qap::Libsnark`] for ark-groth16's keys,
+    /// [`Qap::Circom`] for snarkjs keys); with the prover randomness `r`,
+    /// `s`, and the time of each phase. The key is borrowed
+    /// ([`ProvingKeyRef`]: from an ark-groth16 key, a
+    /// [`PreparedProvingKey`], or points wherever the caller keeps them,
+    /// with queries resident on the GPU where it has them).
+    ///
+    /// The result is byte-identical to ark-groth16's
+    /// `create_proof_with_reduction_and_matrices` with [`NttReduction`]
+    /// (libsnark) or [`crate::CircomReduction`] (circom) for the same `r`,
+    /// `s`. Errors, never a panic: a key of another length
+    /// ([`Groth16Error::KeyMismatch`]), a variable index outside the
+    /// assignment or too few matrices or rows ([`Groth16Error::Synthesis`]),
+    /// and, where C is given, an unsatisfied constraint.
+    pub fn prove_witness<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Self::prove_witness_with(key, witness, r, s, &Self::offloads()?)
+    }
+
+    fn prove_witness_with<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+        r: E::ScalarField,
+        s: E::ScalarField,
+        offloads: &Offloads<E>,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        Job {
+            key,
+            witness,
+            offloads,
+        }
+        .prove(r, s)
+    }
+
+    /// [`Groth16::prove_witness`] on an ark-groth16 key, the witness given
+    /// field by field.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_proof_with_matrices<M: ConstraintMatrix<E::ScalarField>>(
+        pk: &ProvingKey<E>,
+        qap: Qap,
+        matrices: &[M],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let witness = MatrixWitness {
+            qap,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        };
+        Self::prove_witness(pk.into(), witness, r, s)
+    }
+
+    /// [`Groth16::prove_witness`], the witness given field by field.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_proof_with_key_ref<M: ConstraintMatrix<E::ScalarField>>(
+        pk: ProvingKeyRef<'_, E>,
+        qap: Qap,
+        matrices: &[M],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let witness = MatrixWitness {
+            qap,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        };
+        Self::prove_witness(pk, witness, r, s)
+    }
+
+    /// [`Groth16::prove_witness`] on a [`PreparedProvingKey`], the witness
+    /// given field by field.
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_proof_with_matrices_prepared<M: ConstraintMatrix<E::ScalarField>>(
+        ppk: &PreparedProvingKey<E>,
+        qap: Qap,
+        matrices: &[M],
+        num_inputs: usize,
+        num_constraints: usize,
+        full_assignment: &[E::ScalarField],
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        let witness = MatrixWitness {
+            qap,
+            matrices,
+            num_inputs,
+            num_constraints,
+            full_assignment,
+        };
+        Self::prove_witness(ppk.into(), witness, r, s)
+    }
+
+    /// [`SNARK::prove`] with the time of each phase.
+    pub fn prove_with_timings<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore>(
+        pk: &ProvingKey<E>,
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
+        // Same draws, in the same order, as ark-groth16's prover.
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        Self::create_proof(pk, circuit, r, s)
+    }
+}
+
+impl<E: AccelPairing, B: BackendChoice> SNARK<E::ScalarField> for Groth16<E, B> {
+    type ProvingKey = ProvingKey<E>;
+    type VerifyingKey = VerifyingKey<E>;
+    type Proof = Proof<E>;
+    type ProcessedVerifyingKey = PreparedVerifyingKey<E>;
+    type Error = Groth16Error;
+
+    /// ark-groth16's setup (with [`NttReduction`], whose setup maps are
+    /// LibsnarkReduction's: the keys are the same).
+    fn circuit_specific_setup<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore + CryptoRng>(
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<(ProvingKey<E>, VerifyingKey<E>), Groth16Error> {
+        Ok(<ark_groth16::Groth16<E, NttReduction> as SNARK<
+            E::ScalarField,
+        >>::circuit_specific_setup(circuit, rng)?)
+    }
+
+    fn prove<C: ConstraintSynthesizer<E::ScalarField>, R: RngCore + CryptoRng>(
+        pk: &ProvingKey<E>,
+        circuit: C,
+        rng: &mut R,
+    ) -> Result<Proof<E>, Groth16Error> {
+        Self::prove_with_timings(pk, circuit, rng).map(|(p, _)| p)
+    }
+
+    fn process_vk(vk: &VerifyingKey<E>) -> Result<PreparedVerifyingKey<E>, Groth16Error> {
+        Ok(ark_groth16::prepare_verifying_key(vk))
+    }
+
+    /// ark-groth16's verifier, after checking the number of public inputs
+    /// (ark-groth16 0.6 ignores extra inputs silently).
+    fn verify_with_processed_vk(
+        pvk: &PreparedVerifyingKey<E>,
+        public_input: &[E::ScalarField],
+        proof: &Proof<E>,
+    ) -> Result<bool, Groth16Error> {
+        let expected = pvk.vk.gamma_abc_g1.len().saturating_sub(1);
+        if public_input.len() != expected {
+            return Err(Groth16Error::PublicInputCount {
+                expected,
+                got: public_input.len(),
+            });
+        }
+        Ok(ark_groth16::Groth16::<E>::verify_proof(
+            pvk,
+            proof,
+            public_input,
+        )?)
+    }
+}
+
+impl<E: AccelPairing, B: BackendChoice> CircuitSpecificSetupSNARK<E::ScalarField>
+    for Groth16<E, B>
+{
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::Cpu;
+    use crate::circuits::MimcChain;
+    use crate::pairing::ResidentBases;
+    use ark_bn254::{Bn254, Fr};
+    use ark_serialize::CanonicalSerialize;
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha20Rng;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    use zkaccel_core::GPU_MIN_TERMS as FUSED_MIN_TERMS;
+    use zkaccel_ntt::{NttDomain, QuotientForm};
+
+    fn bytes<T: CanonicalSerialize>(t: &T) -> Vec<u8> {
+        let mut v = Vec::new();
+        t.serialize_compressed(&mut v).unwrap();
+        v
+    }
+
+    /// Offloads whose fused quotient and H MSM run on the CPU (the GPU's
+    /// contract, without a GPU), counting their calls.
+    fn cpu_fused(calls: Arc<AtomicUsize>) -> Offloads<Bn254> {
+        Offloads {
+            g1: None,
+            ntt: None,
+            quotient_msm: Some(Box::new(move |domain, coset, abc, bases, form| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                let h = cpu_quotient(domain, coset, abc, form)?;
+                zkaccel_cpu::msm(bases, &h[..bases.len()])
+            })),
+        }
+    }
+
+    /// `h` in `form` on the CPU (what an offloaded job must return).
+    fn cpu_quotient(
+        domain: &NttDomain<Fr>,
+        coset: &NttDomain<Fr>,
+        abc: [Vec<Fr>; 3],
+        form: QuotientForm,
+    ) -> Result<Vec<Fr>, zkaccel_cpu::MsmError> {
+        crate::reduction::Evaluated::OnDomain {
+            domain: *domain,
+            coset: *coset,
+            abc,
+            qap: match form {
+                QuotientForm::Coefficients => Qap::Libsnark,
+                QuotientForm::CosetEvaluations => Qap::Circom,
+            },
+        }
+        .quotient(None)
+        .map_err(|e| zkaccel_cpu::MsmError::Backend {
+            backend: "test",
+            cause: zkaccel_cpu::BackendCause::msg(format!("{e:?}")),
+        })
+    }
+
+    /// Resident bases on the CPU (the GPU's contract, without a GPU),
+    /// counting their calls.
+    struct CpuResident {
+        bases: Vec<ark_bn254::G1Affine>,
+        calls: Arc<AtomicUsize>,
+    }
+
+    impl ResidentBases<Bn254> for CpuResident {
+        fn len(&self) -> usize {
+            self.bases.len()
+        }
+        fn msm(&self, k: &[Fr]) -> Result<ark_bn254::G1Projective, zkaccel_cpu::MsmError> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            zkaccel_cpu::msm(&self.bases[..k.len()], k)
+        }
+        fn quotient_msm(
+            &self,
+            domain: &NttDomain<Fr>,
+            coset: &NttDomain<Fr>,
+            abc: [Vec<Fr>; 3],
+            form: QuotientForm,
+        ) -> Result<ark_bn254::G1Projective, zkaccel_cpu::MsmError> {
+            self.calls.fetch_add(100, Ordering::Relaxed);
+            let h = cpu_quotient(domain, coset, abc, form)?;
+            zkaccel_cpu::msm(&self.bases, &h[..self.bases.len()])
+        }
+    }
+
+    fn cpu_resident(pk: &ProvingKey<Bn254>, calls: &Arc<AtomicUsize>) -> ResidentKey<Bn254> {
+        let q = |b: &[ark_bn254::G1Affine]| -> Box<dyn ResidentBases<Bn254>> {
+            Box::new(CpuResident {
+                bases: b.to_vec(),
+                calls: calls.clone(),
+            })
+        };
+        ResidentKey {
+            a: q(&pk.a_query[1..]),
+            b_g1: q(&pk.b_g1_query[1..]),
+            l: q(&pk.l_query),
+            h: q(&pk.h_query),
+            device: "cpu stand-in".into(),
+        }
+    }
+
+    /// A key's resident queries (a CPU stand-in for the GPU's) give stock
+    /// ark-groth16's proof, every G1 MSM and the fused quotient running on
+    /// them, beside the CPU's work (overlapped); a resident key of another
+    /// key's lengths is refused.
+    #[test]
+    fn resident_queries_give_stock_proofs() {
+        let c = MimcChain::<Fr>::new(Fr::from(5u64), 700);
+        let mut rng = ChaCha20Rng::seed_from_u64(8);
+        let (r, s) = (Fr::from(3u64), Fr::from(4u64));
+        let cs = Groth16::<Bn254, Cpu>::synthesize(c.clone()).unwrap();
+        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
+        let full = [
+            cs.instance_assignment().unwrap(),
+            cs.witness_assignment().unwrap(),
+        ]
+        .concat();
+        let prove = |key: ProvingKeyRef<'_, Bn254>, qap| {
+            let witness = MatrixWitness {
+                qap,
+                matrices: m,
+                num_inputs: cs.num_instance_variables(),
+                num_constraints: cs.num_constraints(),
+                full_assignment: &full,
+            };
+            Groth16::<Bn254, Cpu>::prove_witness_with(key, witness, r, s, &Offloads::none())
+        };
+        // Both reductions: libsnark's (h's coefficients) and circom's (h on
+        // the odd roots), each with a key made for it.
+        type Circom = crate::CircomReduction;
+        let keys = [
+            (
+                Qap::Libsnark,
+                ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng)
+                    .unwrap()
+                    .0,
+            ),
+            (
+                Qap::Circom,
+                ark_groth16::Groth16::<Bn254, Circom>::circuit_specific_setup(c.clone(), &mut rng)
+                    .unwrap()
+                    .0,
+            ),
+        ];
+        for (qap, pk) in &keys {
+            let stock = match qap {
+                Qap::Libsnark => {
+                    ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), pk, r, s)
+                }
+                _ => ark_groth16::Groth16::<Bn254, Circom>::create_proof_with_reduction(
+                    c.clone(),
+                    pk,
+                    r,
+                    s,
+                ),
+            }
+            .unwrap();
+            let calls = Arc::new(AtomicUsize::new(0));
+            let res = cpu_resident(pk, &calls);
+            let mut key = ProvingKeyRef::from(pk);
+            key.resident = Some(&res);
+            let (ours, t) = prove(key, *qap).unwrap();
+            assert_eq!(bytes(&ours), bytes(&stock), "{qap:?}");
+            // L, A, B1 once each, and the quotient with H once.
+            assert_eq!(calls.load(Ordering::Relaxed), 103, "{qap:?}");
+            assert!(t.overlapped && t.quotient_in_msm_h, "{qap:?}");
+        }
+        let (pk, calls) = (&keys[0].1, Arc::new(AtomicUsize::new(0)));
+        let mut key = ProvingKeyRef::from(pk);
+        // Queries of another key: an error naming the query.
+        let other = MimcChain::<Fr>::new(Fr::from(5u64), 600);
+        let (pk2, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(other, &mut rng).unwrap();
+        let wrong = cpu_resident(&pk2, &calls);
+        key.resident = Some(&wrong);
+        let err = prove(key, Qap::Libsnark).expect_err("another key's resident queries");
+        assert!(err.to_string().contains("resident"), "{err}");
+    }
+
+    /// The prover's fused path (h handed with the H query to the offload)
+    /// gives stock ark-groth16's proof; below FUSED_MIN_TERMS it is not
+    /// taken; a failing offload is an error, not a wrong proof.
+    #[test]
+    fn fused_quotient_msm_gives_stock_proofs() {
+        for (len, fused) in [(1500usize, true), (300, false)] {
+            let c = MimcChain::<Fr>::new(Fr::from(5u64), len);
+            let mut rng = ChaCha20Rng::seed_from_u64(3);
+            let (pk, _) =
+                ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+            assert_eq!(pk.h_query.len() >= FUSED_MIN_TERMS, fused, "{len}");
+            let (r, s) = (Fr::from(7u64), Fr::from(11u64));
+            let stock =
+                ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
+                    .unwrap();
+            let calls = Arc::new(AtomicUsize::new(0));
+            let (ours, timings) = Groth16::<Bn254, Cpu>::prove_with_offloads(
+                &pk,
+                None,
+                c.clone(),
+                r,
+                s,
+                &cpu_fused(calls.clone()),
+            )
+            .unwrap();
+            assert_eq!(bytes(&ours), bytes(&stock), "{len} constraints");
+            assert_eq!(calls.load(Ordering::Relaxed), fused as usize, "{len}");
+            assert_eq!(timings.quotient_in_msm_h, fused);
+        }
+        let c = MimcChain::<Fr>::new(Fr::from(5u64), 1500);
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let (pk, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+        let failing = Offloads::<Bn254> {
+            g1: None,
+            ntt: None,
+            quotient_msm: Some(Box::new(|_, _, _, _, _| {
+                Err(zkaccel_cpu::MsmError::Backend {
+                    backend: "test",
+                    cause: zkaccel_cpu::BackendCause::new(std::io::Error::other("no device")),
+                })
+            })),
+        };
+        let r = Groth16::<Bn254, Cpu>::prove_with_offloads(
+            &pk,
+            None,
+            c,
+            Fr::from(1u64),
+            Fr::from(2u64),
+            &failing,
+        );
+        let err = r.expect_err("a failing offload must not give a proof");
+        assert!(
+            matches!(
+                err,
+                Groth16Error::Msm(zkaccel_cpu::MsmError::Backend { .. })
+            ),
+            "{err}"
+        );
+        // The backend's own error is reachable, typed, through the sources.
+        let io = std::error::Error::source(&err)
+            .and_then(std::error::Error::source)
+            .and_then(|e| e.downcast_ref::<std::io::Error>());
+        assert_eq!(io.map(|e| e.to_string()).as_deref(), Some("no device"));
+    }
+
+    /// `Backend::Cuda` either proves, giving stock ark-groth16's proof, or
+    /// answers `BackendUnavailable` (without the feature `cuda`, or without
+    /// a GPU); never a wrong proof. A unit test so that CI's CUDA stage runs
+    /// it with the feature on without building the integration suite again.
+    #[test]
+    fn cuda_backend_proves_or_reports_unavailable() {
+        let c = MimcChain::<Fr>::new(Fr::from(3u64), 3000);
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let (pk, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+        let stock = {
+            let mut r = ChaCha20Rng::seed_from_u64(5);
+            ark_groth16::Groth16::<Bn254>::prove(&pk, c.clone(), &mut r).unwrap()
+        };
+        match Groth16::<Bn254, crate::backend::Cuda>::prove(
+            &pk,
+            c,
+            &mut ChaCha20Rng::seed_from_u64(5),
+        ) {
+            Err(Groth16Error::BackendUnavailable { cause: why, .. }) => {
+                // Past the harness's capture, so the skip shows in every run.
+                use std::io::Write;
+                let _ = writeln!(std::io::stderr(), "SKIPPED CUDA proving: {why}");
+            }
+            // With the feature `cuda` on a machine with a GPU: G1 MSMs and
+            // the witness map's NTTs ran there, and the proof must be stock's.
+            Ok(proof) => assert_eq!(proof, stock, "the GPU proof differs from ark-groth16's"),
+            other => panic!("expected a proof or BackendUnavailable, got {other:?}"),
+        }
+    }
+}
