@@ -38,6 +38,7 @@ pub enum ScalarMulMethod {
 
 /// Why a scalar multiplication was refused.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MulError {
     /// The scalar or a parameter was refused by the chain or recoding code.
     Scalar(DbcError),
@@ -95,7 +96,7 @@ pub trait CurveMul: SWCurveConfig {
         None
     }
 
-    /// The GLV split of an MSM's terms ([`glv::GlvSplit::split_terms`])
+    /// The GLV split of an MSM's terms (`glv::GlvSplit::split_terms`)
     /// where it applies: the
     /// curve has an endomorphism and every point is in the prime-order
     /// subgroup (cofactor 1), so splitting changes no result. `None`
@@ -222,7 +223,7 @@ glv_curves!(
 impl CurveMul for ark_secp256k1::Config {
     type Ops = AdxOps;
 
-    /// The GLV split with zkaccel's own constants ([`glv::secp256k1`]):
+    /// The GLV split with zkaccel's own constants (`glv::secp256k1`):
     /// arkworks 0.6 has no endomorphism for this curve. Cofactor 1.
     fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
         bases: S,

@@ -57,7 +57,7 @@ pub trait FieldOps<F: Field> {
     }
     /// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`, affine points by the
     /// chord rule with one shared inversion, where every `px[i] != qx[i]`
-    /// and no point is the identity. The default is [`chord_batch`] on these
+    /// and no point is the identity. The default is `chord_batch` on these
     /// operations.
     fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F])
     where

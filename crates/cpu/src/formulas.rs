@@ -16,7 +16,7 @@
 //! | addition | add-2007-bl: 11M + 5S | same | same |
 //!
 //! Every field multiplication and squaring goes through a [`FieldOps`]
-//! ([`crate::field_ops`]), so the same code runs plain
+//! ([`crate::FieldOps`]), so the same code runs plain
 //! ([`Plain`](crate::Plain), compiled away), on zkaccel-ff's kernels, or
 //! counted ([`Counting`](crate::Counting)), and tests can check a scalar
 //! multiplication's exact cost.

@@ -130,7 +130,7 @@ impl GlvSplit {
         if B::NUM_LIMBS > 4 {
             return None;
         }
-        let parts = crate::msm::map_indices(bases.len().div_ceil(SPLIT_CHUNK), |c| {
+        let parts = crate::parallel::map_indices(bases.len().div_ceil(SPLIT_CHUNK), |c| {
             let range = c * SPLIT_CHUNK..((c + 1) * SPLIT_CHUNK).min(bases.len());
             let mut b = Vec::with_capacity(2 * range.len());
             let mut s = Vec::with_capacity(2 * range.len());
@@ -176,7 +176,8 @@ pub mod secp256k1 {
     pub const BETA: Fq =
         MontFp!("55594575648329892869085402983802832744385952214688224221778511981742606582254");
 
-    /// `λ`.
+    /// `λ` (the tests check `BETA` and the basis against it).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const LAMBDA: Fr =
         MontFp!("37718080363155996902926221483475020450927657555482586988616620542887997980018");
 

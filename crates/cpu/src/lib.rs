@@ -21,16 +21,24 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod accel;
-mod curve_mul;
-pub mod field_ops;
+// Public: the MSM's algorithms and tuning, and the point formulas (with
+// their costs); everything else a user calls is re-exported below.
 pub mod formulas;
-pub mod glv;
-pub mod memory;
 pub mod msm;
-pub mod prepared;
-pub mod scalar_mul;
-pub mod xyzz;
+
+// Test and benchmark hooks (the newtype casts, the process's memory).
+#[doc(hidden)]
+pub mod accel;
+#[doc(hidden)]
+pub mod memory;
+
+mod curve_mul;
+mod field_ops;
+mod glv;
+mod parallel;
+mod prepared;
+mod scalar_mul;
+mod xyzz;
 
 pub use accel::Accel;
 pub use curve_mul::{

@@ -1,7 +1,8 @@
 //! The parallel helpers (the only places the `parallel` feature switches the
-//! MSM) and scalar conversion.
+//! MSM, GLV splitting and the prepared bases) and scalar conversion: a leaf
+//! module, so the algorithms that use it depend on nothing above them.
 
-use super::*;
+use ark_ff::PrimeField;
 
 /// `f(0), ..., f(n - 1)`, in parallel with the `parallel` feature. This,
 /// [`for_each_indexed`] and [`parallel_threads`] are the only places the
@@ -20,7 +21,7 @@ pub(crate) fn map_indices<R: Send>(n: usize, f: impl Fn(usize) -> R + Sync + Sen
 
 /// `f(range)` over at most `parts` consecutive ranges of `0..len`, of equal
 /// length but the last, in parallel with the `parallel` feature.
-pub(super) fn map_ranges<R: Send>(
+pub(crate) fn map_ranges<R: Send>(
     len: usize,
     parts: usize,
     f: impl Fn(core::ops::Range<usize>) -> R + Sync + Send,
@@ -31,7 +32,7 @@ pub(super) fn map_ranges<R: Send>(
 
 /// `f(i, &mut items[i])` for every item, in parallel with the `parallel`
 /// feature.
-pub(super) fn for_each_indexed<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync + Send) {
+pub(crate) fn for_each_indexed<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync + Send) {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
@@ -44,7 +45,7 @@ pub(super) fn for_each_indexed<T: Send>(items: &mut [T], f: impl Fn(usize, &mut 
 }
 
 /// Threads the parallel parts run on (rayon's pool; 1 without `parallel`).
-pub(super) fn parallel_threads() -> usize {
+pub(crate) fn parallel_threads() -> usize {
     #[cfg(feature = "parallel")]
     {
         rayon::current_num_threads()
@@ -58,7 +59,7 @@ pub(super) fn parallel_threads() -> usize {
 /// Canonical integers of the scalars (out of Montgomery form); in parallel
 /// from [`PARALLEL_CONVERT`] scalars up (below, waking the thread pool costs
 /// more than the conversions).
-pub(super) fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
+pub(crate) fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
     if scalars.len() < PARALLEL_CONVERT {
         return scalars.iter().map(|k| k.into_bigint()).collect();
     }
@@ -66,4 +67,9 @@ pub(super) fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
 }
 
 /// See [`to_bigints`].
-pub(super) const PARALLEL_CONVERT: usize = 4096;
+pub(crate) const PARALLEL_CONVERT: usize = 4096;
+
+/// Terms per task of `Auto`'s zero/one filter and of [`crate::msm::sum_affine_with`]
+/// (small enough that 2^12 1-bit scalars keep both threads busy: with 4096
+/// the sum of their bases ran on one thread, 1.4x slower than Pippenger).
+pub(crate) const FILTER_CHUNK: usize = 1024;

@@ -16,9 +16,10 @@ use ark_ff::{AdditiveGroup, BigInteger, PrimeField, Zero};
 
 use crate::field_ops::{DetectOps, FieldOps};
 use crate::msm::{
-    check_lengths, map_indices, msm_bigint_with, signed_digits, sum_affine_with,
-    window_batch_affine, MsmAlgorithm, MsmError,
+    check_lengths, msm_bigint_with, signed_digits, sum_affine_with, window_batch_affine,
+    MsmAlgorithm, MsmError,
 };
+use crate::parallel::map_indices;
 use crate::CurveMul;
 
 /// Fixed bases with their shifted copies, for repeated MSMs over the same
@@ -68,7 +69,7 @@ pub fn prepared_window(n: usize, bits: u32) -> u32 {
 
 impl<P: CurveMul> PreparedBases<P> {
     /// Prepares `bases` for full-width scalars of the curve's scalar field,
-    /// with the window from [`prepared_window`]. Costs about one doubling per
+    /// with the window from `prepared_window`. Costs about one doubling per
     /// scalar bit per base, once.
     pub fn new(bases: &[Affine<P>]) -> Self {
         let bits = P::ScalarField::MODULUS_BIT_SIZE;

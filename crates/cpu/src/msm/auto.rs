@@ -1,7 +1,16 @@
 //! `Auto`: the zero/one filter, then the choice among GLV scalar multiplication
 //! per term, Strauss, Pippenger with the GLV split, and Pippenger.
 
-use super::*;
+use super::bases::Bases;
+use super::glv_split::{split_terms, split_then_pippenger, GLV_MIN_BITS};
+use super::pippenger::{max_bits, pippenger_known_bits};
+use super::strauss::{strauss_bases, strauss_max_terms};
+use crate::field_ops::FieldOps;
+use crate::parallel::{map_indices, parallel_threads, to_bigints, FILTER_CHUNK};
+use crate::xyzz::Xyzz;
+use crate::{CurveMul, ScalarMulMethod};
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ff::{BigInteger, Zero};
 
 pub(super) fn naive<P: SWCurveConfig>(
     bases: &[Affine<P>],
@@ -126,11 +135,6 @@ pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
 pub(super) fn glv_splits<P: CurveMul>() -> bool {
     P::msm_glv_split::<ark_ff::BigInt<4>, &[Affine<P>]>(&[], &[]).is_some()
 }
-
-/// Terms per task of `auto`'s zero/one filter and of [`sum_affine_with`]
-/// (small enough that 2^12 1-bit scalars keep both threads busy: with 4096
-/// the sum of their bases ran on one thread, 1.4x slower than Pippenger).
-pub(super) const FILTER_CHUNK: usize = 1024;
 
 /// `point(0) + ... + point(count - 1)`: parallel chunks accumulated in XYZZ
 /// on `ops`, as `auto` sums the bases of scalars equal to one.

@@ -2,7 +2,11 @@
 //! windows of Pippenger's bucket method, and the window sum from them by
 //! batched row and column sums ([`reduce_rows_columns`]).
 
-use super::*;
+use super::bases::Bases;
+use crate::field_ops::FieldOps;
+use crate::xyzz::Xyzz;
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::AffineRepr;
 
 /// One window with affine buckets: additions are gathered in batches in which
 /// every bucket appears at most once, and each batch shares one inversion
@@ -482,10 +486,26 @@ fn chord_pair<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
     (Affine::new_unchecked(x0, y0), Affine::new_unchecked(x1, y1))
 }
 
+/// `(sum_b (b + 1) * bucket_b, sum_b bucket_b)` over `buckets` (bucket 0
+/// first) from the running sums, top down; `add` adds one bucket to the
+/// running sum.
+pub(super) fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy>(
+    buckets: impl DoubleEndedIterator<Item = B>,
+    mut ops: O,
+    add: impl Fn(&mut Xyzz<P>, B),
+) -> (Xyzz<P>, Xyzz<P>) {
+    let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
+    for bucket in buckets.rev() {
+        add(&mut running, bucket);
+        acc.add(&running, &mut ops);
+    }
+    (acc, running)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::field_ops::{AdxFp2Ops, AdxOps, PortableOps};
+    use crate::field_ops::{AdxFp2Ops, AdxOps, Plain, PortableOps};
     use ark_ec::CurveGroup;
     use ark_ff::UniformRand;
     use rand::{Rng, SeedableRng};

@@ -1,7 +1,16 @@
 //! The memory budget of `Auto`: working-memory estimates, the chunk size that
 //! fits, the process-wide cap.
 
-use super::*;
+use super::auto::uses_glv;
+use super::batch_affine::{MAX_BATCH, MIN_BATCH};
+use super::pippenger::{pippenger_plan, BATCH_AFFINE_MIN_WINDOW, DIGIT_CHUNK};
+use super::strauss::{STRAUSS_MAX_TERMS, STRAUSS_MAX_WINDOW};
+use crate::parallel::parallel_threads;
+use crate::xyzz::Xyzz;
+use crate::CurveMul;
+use ark_ec::short_weierstrass::{Affine, Projective};
+use ark_ff::PrimeField;
+use zkaccel_core::MsmError;
 
 /// The smallest chunk the budget may force: below this the per-chunk bucket
 /// reduction dominates and the MSM is refused instead.
@@ -12,7 +21,7 @@ pub const MIN_CHUNK_TERMS: usize = 1024;
 pub(super) const BUDGET_CHECK_BYTES: usize = 64 << 20;
 
 /// Working memory, in bytes beyond the inputs and the result, of
-/// [`MsmAlgorithm::Auto`] on `n` terms whose widest scalar has `bits` bits.
+/// [`MsmAlgorithm::Auto`](super::MsmAlgorithm::Auto) on `n` terms whose widest scalar has `bits` bits.
 /// An upper estimate: it assumes some scalars are 0 or 1 (so the remaining
 /// terms are copied), and counts the signed digits and the buckets of as
 /// many windows as rayon has threads.
@@ -112,7 +121,7 @@ pub(super) static MEMORY_BUDGET: AtomicUsize = AtomicUsize::new(0);
 
 /// Sets the process-wide cap on the working memory of one `Auto` MSM, in
 /// bytes (`None`: back to the default, half of the memory available now).
-/// Larger MSMs run in chunks ([`msm_chunked`]); MSMs that do not fit even in
+/// Larger MSMs run in chunks ([`msm_chunked`](super::msm_chunked)); MSMs that do not fit even in
 /// chunks of [`MIN_CHUNK_TERMS`] terms fail with [`MsmError::OutOfMemory`].
 pub fn set_memory_budget(bytes: Option<usize>) {
     MEMORY_BUDGET.store(bytes.map_or(0, |b| b.max(1)), Relaxed);

@@ -1,6 +1,10 @@
 //! The paper's per-term double-base-chain method.
 
-use super::*;
+use crate::field_ops::Plain;
+use crate::formulas::FormulaSet;
+use crate::parallel::map_indices;
+use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
+use ark_ec::short_weierstrass::{Affine, Projective};
 
 /// The paper's method: each term by its δ = 1 double-base chain, summed.
 pub fn dbc_per_term<P: CurveMul>(bases: &[Affine<P>], scalars: &[P::ScalarField]) -> Projective<P> {

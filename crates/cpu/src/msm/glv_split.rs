@@ -1,13 +1,21 @@
 //! Pippenger on GLV-split terms (`2n` half-width terms `k1 P + k2 φ(P)`).
 
-use super::*;
+use super::bases::Bases;
+use super::pippenger::{max_bits, pippenger, pippenger_known_bits};
+use crate::field_ops::{DetectOps, FieldOps};
+use crate::parallel::{map_indices, FILTER_CHUNK};
+use crate::xyzz::Xyzz;
+use crate::CurveMul;
+use ark_ec::short_weierstrass::{Affine, Projective};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInteger, Zero};
 
 /// Scalars up to this width are not split by [`pippenger_glv`]: the halves
 /// would be as wide as the scalars.
 pub(super) const GLV_MIN_BITS: u32 = 160;
 
-/// [`MsmAlgorithm::PippengerGlv`]: [`pippenger`] on the GLV-split terms
-/// (`2n` terms of about half the width, [`crate::glv`]) where
+/// [`MsmAlgorithm::PippengerGlv`](super::MsmAlgorithm::PippengerGlv): [`pippenger`] on the GLV-split terms
+/// (`2n` terms of about half the width, `CurveMul::msm_glv_split`) where
 /// [`CurveMul::msm_glv_split`] allows it and the scalars are wider than
 /// 160 bits, on the terms as given otherwise. `Auto` runs it for the term
 /// counts where it measured faster only: it halves the windows but not the bucket

@@ -20,18 +20,13 @@
 //! inversions and their reduction; `glv_split.rs` Pippenger on GLV-split terms; `strauss.rs`
 //! interleaved wNAF; `dbc.rs` the per-term double-base chains; `budget.rs`
 //! the memory budget; `parallel.rs` the rayon helpers. Precomputed bases are
-//! [`crate::prepared`], the field arithmetic [`crate::formulas`].
+//! [`crate::PreparedBases`], the field arithmetic [`crate::formulas`].
 
-use crate::field_ops::{DetectOps, FieldOps, Plain};
-use crate::formulas::{double, FormulaSet};
-use crate::scalar_mul::{interleaved, odd_multiples};
-use crate::xyzz::Xyzz;
-use crate::{mul_scalar_with, CurveMul, ScalarMulMethod};
-use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use crate::{CurveMul, ScalarMulMethod};
+use ark_ec::short_weierstrass::{Affine, Projective};
 use ark_ec::AffineRepr;
-use ark_ff::{BigInteger, PrimeField, Zero};
+use ark_ff::PrimeField;
 pub use zkaccel_core::{check_lengths, BackendCause, MsmError, MsmProvider};
-use zkaccel_dbc::Recoding;
 
 mod auto;
 mod bases;
@@ -39,31 +34,25 @@ mod batch_affine;
 mod budget;
 mod dbc;
 mod glv_split;
-mod parallel;
 mod pippenger;
 mod strauss;
 
+use crate::parallel::{map_indices, to_bigints};
 pub(crate) use auto::sum_affine_with;
-use auto::*;
+use auto::{auto, auto_bigint, naive};
 pub use bases::{BaseSlice, Bases, MontBytes, PackedBases};
 pub(crate) use batch_affine::window_batch_affine;
-use batch_affine::*;
 pub use budget::{
     chunk_for_budget, memory_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS,
 };
 pub use dbc::dbc_per_term;
 pub use glv_split::pippenger_glv;
-use glv_split::*;
-pub(crate) use parallel::map_indices;
-use parallel::*;
-use pippenger::*;
 pub(crate) use pippenger::{max_bits, signed_digits};
 pub use pippenger::{
     min_work_window, pippenger, pippenger_plan, pippenger_window, pippenger_with,
     BATCH_AFFINE_MIN_WINDOW, MIN_RANGE_TERMS,
 };
 pub use strauss::strauss;
-use strauss::*;
 
 /// Which MSM algorithm to run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -82,23 +71,6 @@ pub enum MsmAlgorithm {
     DbcPerTerm,
     /// arkworks' scalar multiplication per term, summed.
     Naive,
-}
-
-/// The most terms (after filtering) for which `Auto` runs Strauss, at any
-/// scalar width ([`strauss_max_terms`] gives the limit per width).
-pub(crate) const STRAUSS_MAX_TERMS: usize = 32;
-
-/// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
-/// rather than Pippenger (measured crossovers on BN254 G1 with the field
-/// kernels, 2 threads: about 32 terms for 8-bit scalars, 10 for 16- to
-/// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
-/// fast early).
-pub(crate) fn strauss_max_terms(bits: u32) -> usize {
-    match bits {
-        0..=8 => STRAUSS_MAX_TERMS,
-        9..=64 => 10,
-        _ => 4,
-    }
 }
 
 /// `sum k_i P_i` with [`MsmAlgorithm::Auto`].

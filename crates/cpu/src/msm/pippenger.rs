@@ -2,7 +2,17 @@
 //! and the running-sum reduction (the narrow windows'; the wide ones are in
 //! `batch_affine.rs`).
 
-use super::*;
+use super::bases::Bases;
+use super::batch_affine::{running_sums, window_batch_affine};
+use crate::field_ops::{DetectOps, FieldOps, Plain};
+use crate::formulas::{double, FormulaSet};
+use crate::parallel::{
+    for_each_indexed, map_indices, map_ranges, parallel_threads, PARALLEL_CONVERT,
+};
+use crate::xyzz::Xyzz;
+use crate::CurveMul;
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ff::{BigInteger, Zero};
 
 /// The bit length of the bitwise OR of all scalars, which is that of the
 /// widest one: one branch-free pass over the limbs, in parallel chunks for
@@ -263,22 +273,6 @@ where
 /// From this window size up, buckets are accumulated in affine form with
 /// batched inversions; below it there are too few buckets for batches.
 pub const BATCH_AFFINE_MIN_WINDOW: u32 = 9;
-
-/// `(sum_b (b + 1) * bucket_b, sum_b bucket_b)` over `buckets` (bucket 0
-/// first) from the running sums, top down; `add` adds one bucket to the
-/// running sum.
-pub(super) fn running_sums<P: SWCurveConfig, B, O: FieldOps<P::BaseField> + Copy>(
-    buckets: impl DoubleEndedIterator<Item = B>,
-    mut ops: O,
-    add: impl Fn(&mut Xyzz<P>, B),
-) -> (Xyzz<P>, Xyzz<P>) {
-    let (mut running, mut acc) = (Xyzz::<P>::zero(), Xyzz::<P>::zero());
-    for bucket in buckets.rev() {
-        add(&mut running, bucket);
-        acc.add(&running, &mut ops);
-    }
-    (acc, running)
-}
 
 /// One window with XYZZ buckets (8M + 2S per point).
 pub(crate) fn window_xyzz<P: SWCurveConfig, S: Bases<P>, O: FieldOps<P::BaseField> + Copy>(

@@ -1,6 +1,16 @@
 //! Strauss' interleaved wNAF, for a few terms.
 
-use super::*;
+use super::bases::Bases;
+use super::pippenger::max_bits;
+use crate::field_ops::{DetectOps, FieldOps};
+use crate::formulas::FormulaSet;
+use crate::parallel::{map_ranges, parallel_threads};
+use crate::scalar_mul::{interleaved, odd_multiples};
+use crate::CurveMul;
+use ark_ec::short_weierstrass::{Affine, Projective, SWCurveConfig};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInteger, Zero};
+use zkaccel_dbc::Recoding;
 
 /// The widest window of Strauss' per-base wNAF tables.
 pub(super) const STRAUSS_MAX_WINDOW: u32 = 5;
@@ -92,3 +102,20 @@ where
 /// about `bits / (w + 1)` additions per term plus its own doublings; one
 /// wake-up of the thread pool costs about as much as 20 additions).
 pub(super) const STRAUSS_PART_BITS: usize = 256;
+
+/// The most terms (after filtering) for which `Auto` runs Strauss, at any
+/// scalar width ([`strauss_max_terms`] gives the limit per width).
+pub(crate) const STRAUSS_MAX_TERMS: usize = 32;
+
+/// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
+/// rather than Pippenger (measured crossovers on BN254 G1 with the field
+/// kernels, 2 threads: about 32 terms for 8-bit scalars, 10 for 16- to
+/// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
+/// fast early).
+pub(crate) fn strauss_max_terms(bits: u32) -> usize {
+    match bits {
+        0..=8 => STRAUSS_MAX_TERMS,
+        9..=64 => 10,
+        _ => 4,
+    }
+}
