@@ -10,6 +10,7 @@ pub const MAX_BITS: u32 = 1024;
 
 /// What can go wrong when computing a chain or a recoding.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DbcError {
     /// The input has more than [`MAX_BITS`] significant bits.
     TooLarge {
@@ -326,4 +327,47 @@ impl fmt::Display for Dbc {
         }
         Ok(())
     }
+}
+
+// The input, after checking it and the cost model.
+pub(crate) fn checked<'a, N: Limbs + ?Sized>(
+    n: &'a N,
+    model: &CostModel,
+) -> Result<Input<'a>, DbcError> {
+    if !model.is_valid() {
+        return Err(DbcError::BadCostModel);
+    }
+    Input::new(n)
+}
+
+/// Accepts leading terms with `n/2 < 2^a 3^b <= 4n` (and `n > 0`).
+pub(crate) fn check_leading(input: &Input<'_>, a: u32, b: u32) -> Result<(), DbcError> {
+    let err = DbcError::LeadingTermOutOfRange { a, b };
+    if input.bits == 0 {
+        return Err(err);
+    }
+    // 2^a 3^b has about a + 1.585 b bits; reject far-off terms before exact checks.
+    let approx = a as f64 + b as f64 * crate::uint::LOG2_3;
+    if approx > input.bits as f64 + 3.0 || approx + 2.0 < input.bits as f64 {
+        return Err(err);
+    }
+    // Exact check in a size class with room for 4n (and so for M).
+    let ok = crate::with_limbs!(input.bits + 2, leading_in_range(&input.limbs, a, b));
+    if ok {
+        Ok(())
+    } else {
+        Err(err)
+    }
+}
+
+fn leading_in_range<const L: usize>(limbs: &[u64], a: u32, b: u32) -> bool {
+    let n = crate::uint::Uint::<L>::from_limbs(limbs);
+    let Some(p) = crate::uint::pow3::<L>(crate::uint::pow3_table(), b) else {
+        return false;
+    };
+    if p.bits() + a > 64 * L as u32 - 2 {
+        return false;
+    }
+    let m = p.shl(a);
+    m.shl(1) > n && m <= n.shl(2)
 }

@@ -22,8 +22,10 @@
 //! paper's Algorithm 3: `2^a 3^b` in `[B1, B2]`, `B1 = 9n / (7 sqrt 2)`,
 //! `B2 = 16 sqrt 2 n / 21`; for each `b` at most one `a` qualifies.
 
-use crate::chain::{Sign, Term};
-use crate::uint::{pow3, Pow3, Uint};
+use crate::chain::{check_leading, checked, CostModel, Dbc, DbcError, Input, Limbs, Sign, Term};
+use crate::recoding::naf_chain;
+use crate::uint::{pow3, pow3_table, Pow3, Uint};
+use crate::with_limbs;
 
 /// The window the paper's authors use for Eom-DBC.
 pub const EOM_WINDOW: u32 = 4;
@@ -44,8 +46,7 @@ pub(crate) fn admissible_a(log2n: f64, b: u32) -> Option<u32> {
     (lo == hi && lo >= 0.0).then_some(lo as u32)
 }
 
-/// `log2(3)`.
-pub(crate) const LOG2_3: f64 = 1.584_962_500_721_156_3;
+pub(crate) use crate::uint::LOG2_3;
 
 /// The largest `b` for which some `2^a 3^b` can be admissible.
 #[inline]
@@ -232,4 +233,70 @@ fn closest<const L: usize>(
     let term = pow3::<L>(table, beta)?.shl(alpha);
     // Exact confirmation that the remainder shrinks (|t - term| < t <=> term < 2t).
     (term < t.shl(1)).then_some((alpha, beta, term))
+}
+
+impl Dbc {
+    /// Eom et al.'s greedy chain of `n` with leading term `2^a 3^b`
+    /// (`n/2 < 2^a 3^b <= 4n`), window [`EOM_WINDOW`]. It is short, not always
+    /// the shortest (see [`crate::eom`]); if the greedy gets stuck, the exact
+    /// [`Dbc::optimal_with_leading`] answers instead.
+    pub fn shortest_with_leading<N: Limbs + ?Sized>(
+        n: &N,
+        a: u32,
+        b: u32,
+    ) -> Result<Dbc, DbcError> {
+        let input = Input::new(n)?;
+        check_leading(&input, a, b)?;
+        let terms = with_limbs!(input.bits, run_greedy(&input.limbs, a, b, EOM_WINDOW));
+        match terms {
+            Some(t) => Ok(Dbc::from_terms(t)),
+            None => Dbc::optimal_with_leading(n, a, b),
+        }
+    }
+
+    /// The paper's "Eom-DBC" under the default model.
+    pub fn eom<N: Limbs + ?Sized>(n: &N) -> Result<Dbc, DbcError> {
+        Dbc::eom_with(n, &CostModel::default())
+    }
+
+    /// The cheapest of Eom's greedy chains (window [`EOM_WINDOW`]) over every
+    /// admissible leading term (`2^a 3^b` in `[B1, B2]`). Small inputs with no
+    /// admissible leading term get the NAF chain.
+    pub fn eom_with<N: Limbs + ?Sized>(n: &N, model: &CostModel) -> Result<Dbc, DbcError> {
+        let input = checked(n, model)?;
+        if input.bits == 0 {
+            return Ok(Dbc::default());
+        }
+        Ok(with_limbs!(input.bits, run_eom(&input.limbs, model)))
+    }
+}
+
+fn run_greedy<const L: usize>(limbs: &[u64], a: u32, b: u32, window: u32) -> Option<Vec<Term>> {
+    let n = Uint::<L>::from_limbs(limbs);
+    let mut out = Vec::new();
+    greedy(&n, a, b, window, pow3_table(), &mut out).then_some(out)
+}
+
+fn run_eom<const L: usize>(limbs: &[u64], model: &CostModel) -> Dbc {
+    let n = Uint::<L>::from_limbs(limbs);
+    let log2n = n.log2();
+    let table = pow3_table();
+    let mut best: Option<(f64, Vec<Term>)> = None;
+    let mut buf = Vec::with_capacity(128);
+    for b in 0..=max_admissible_b(log2n) {
+        let Some(a) = admissible_a(log2n, b) else {
+            continue;
+        };
+        buf.clear();
+        if greedy(&n, a, b, EOM_WINDOW, table, &mut buf) {
+            let cost = model.chain_cost(buf.len(), a, b);
+            if best.as_ref().is_none_or(|x| cost < x.0) {
+                best = Some((cost, buf.clone()));
+            }
+        }
+    }
+    match best {
+        Some((_, terms)) => Dbc::from_terms(terms),
+        None => naf_chain(&n),
+    }
 }

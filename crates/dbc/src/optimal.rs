@@ -48,8 +48,9 @@
 //! cell), and the chain is rebuilt by re-deriving, cell by cell from the
 //! leading term down, which option gave the stored length.
 
-use crate::chain::{CostModel, Dbc, Sign, Term};
+use crate::chain::{check_leading, checked, CostModel, Dbc, DbcError, Input, Limbs, Sign, Term};
 use crate::uint::Uint;
+use crate::with_limbs;
 
 /// Length of an impossible sub-chain; sums with it stay at or above it.
 const INF: u32 = 0x7FFF;
@@ -170,6 +171,10 @@ impl Grid {
     }
 }
 
+/// The best leading term found so far: `(cost, a, b, uses N, sub-chain
+/// length)`.
+type Candidate = Option<(f64, u32, u32, bool, u32)>;
+
 /// The cheapest chain of `n > 0` (limbs in the size class `L`) under `model`
 /// whose leading term is chosen as `leading` says; `None` if there is none.
 pub(crate) fn optimal<const L: usize>(
@@ -192,23 +197,11 @@ pub(crate) fn optimal<const L: usize>(
         len_n: Vec::with_capacity(cells_estimate),
         d: Vec::with_capacity(cells_estimate),
     };
-    // (cost, a, b, uses N, sub-chain length)
-    let mut best: Option<(f64, u32, u32, bool, u32)> = None;
-
+    let mut best: Candidate = None;
     let mut q = n.mul_small(6); // q_b = floor(6n / 3^b)
     let mut b = 0u32;
     while b <= max_b {
-        // Last column of this row.
-        let row_max = match leading {
-            Leading::Exactly(a, _) | Leading::Below(a, _, _) => a as i64,
-            Leading::Best => {
-                let mut a = q.bits() as i64 - 2;
-                while a >= 0 && q.shr_saturating_u64(a as u32) < thr {
-                    a -= 1;
-                }
-                a
-            }
-        };
+        let row_max = row_max(&q, leading, thr);
         if row_max < 0 {
             break;
         }
@@ -216,7 +209,42 @@ pub(crate) fn optimal<const L: usize>(
         let start = grid.len_p.len();
         let prev = grid.row_start.last().copied();
         grid.row_start.push(start);
+        grid.fill_row(&q, b, row_len, start, prev);
+        grid.leading_candidates(&q, b, row_len, start, leading, model, &mut best);
+        q = q.div3();
+        b += 1;
+    }
+    grid.chain(leading, best)
+}
 
+/// The last column of row `b` (`q` is its `floor(6n / 3^b)`): the grid's
+/// bound for the best leading term, the given column otherwise; negative
+/// when the row is empty.
+fn row_max<const L: usize>(q: &Uint<L>, leading: Leading, thr: u64) -> i64 {
+    match leading {
+        Leading::Exactly(a, _) | Leading::Below(a, _, _) => a as i64,
+        Leading::Best => {
+            let mut a = q.bits() as i64 - 2;
+            while a >= 0 && q.shr_saturating_u64(a as u32) < thr {
+                a -= 1;
+            }
+            a
+        }
+    }
+}
+
+impl Grid {
+    /// Row `b`'s cells `0..row_len` from the row above (`prev`) and the
+    /// cell to the left: the recurrence of the module docs, branch-free.
+    #[inline]
+    fn fill_row<const L: usize>(
+        &mut self,
+        q: &Uint<L>,
+        b: u32,
+        row_len: usize,
+        start: usize,
+        prev: Option<usize>,
+    ) {
         // r = floor(q / 2^a) mod 3, starting from q mod 3 (2^64 = 1 mod 3).
         let mut r = q.0.iter().map(|&x| (x % 3) as u32).sum::<u32>() % 3;
         for a in 0..row_len {
@@ -231,14 +259,14 @@ pub(crate) fn optimal<const L: usize>(
 
             let (xp, xn) = if a > 0 {
                 (
-                    grid.len_p[start + a - 1] as u32,
-                    grid.len_n[start + a - 1] as u32,
+                    self.len_p[start + a - 1] as u32,
+                    self.len_n[start + a - 1] as u32,
                 )
             } else {
                 (INF, INF)
             };
             let (yp, yn) = match prev {
-                Some(p) => (grid.len_p[p + a] as u32, grid.len_n[p + a] as u32),
+                Some(p) => (self.len_p[p + a] as u32, self.len_n[p + a] as u32),
                 None => (INF, INF),
             };
             let (pp, pn) = (&PEN_P[d], &PEN_N[d]);
@@ -251,13 +279,26 @@ pub(crate) fn optimal<const L: usize>(
                 // Only the empty chain is strictly below (0, 0); n mod 1 = 0.
                 lp = 0;
             }
-            grid.len_p.push(lp as u16);
-            grid.len_n.push(ln as u16);
-            grid.d.push(d as u8);
+            self.len_p.push(lp as u16);
+            self.len_n.push(ln as u16);
+            self.d.push(d as u8);
         }
+    }
 
-        // Leading-term candidates: s = floor(6n / M) < 6 means n < M (use N),
-        // 6..=11 means M <= n < 2M (use P). Only the last few columns qualify.
+    /// Row `b`'s leading-term candidates into `best`: s = floor(6n / M) < 6
+    /// means n < M (use N), 6..=11 means M <= n < 2M (use P). Only the last
+    /// few columns qualify.
+    #[allow(clippy::too_many_arguments)]
+    fn leading_candidates<const L: usize>(
+        &self,
+        q: &Uint<L>,
+        b: u32,
+        row_len: usize,
+        start: usize,
+        leading: Leading,
+        model: &CostModel,
+        best: &mut Candidate,
+    ) {
         let first = match leading {
             Leading::Best => row_len.saturating_sub(4),
             Leading::Exactly(_, eb) if b == eb => row_len - 1,
@@ -269,39 +310,75 @@ pub(crate) fn optimal<const L: usize>(
                 continue;
             }
             let (len, from_n) = if s < 6 {
-                (grid.len_n[start + a] as u32, true)
+                (self.len_n[start + a] as u32, true)
             } else {
-                (grid.len_p[start + a] as u32, false)
+                (self.len_p[start + a] as u32, false)
             };
             if len < INF {
                 let cost = model.chain_cost(len as usize + 1, a as u32, b);
                 if best.is_none_or(|x| cost < x.0) {
-                    best = Some((cost, a as u32, b, from_n, len));
+                    *best = Some((cost, a as u32, b, from_n, len));
                 }
             }
         }
-        q = q.div3();
-        b += 1;
     }
 
-    if let Leading::Below(a, b, from_n) = leading {
-        let (lp, ln) = grid.lens(a, b);
-        let len = if from_n { ln } else { lp };
-        if len >= INF {
-            return None;
+    /// The chain the filled grid gives: below the given cell
+    /// ([`Leading::Below`]), or from the best leading term found.
+    fn chain(&self, leading: Leading, best: Candidate) -> Option<Dbc> {
+        if let Leading::Below(a, b, from_n) = leading {
+            let (lp, ln) = self.lens(a, b);
+            let len = if from_n { ln } else { lp };
+            if len >= INF {
+                return None;
+            }
+            let mut terms = Vec::with_capacity(len as usize);
+            self.walk(a, b, from_n, &mut terms);
+            return Some(Dbc::from_terms(terms));
         }
-        let mut terms = Vec::with_capacity(len as usize);
-        grid.walk(a, b, from_n, &mut terms);
-        return Some(Dbc::from_terms(terms));
+        let (_, a, b, from_n, len) = best?;
+        let mut terms = Vec::with_capacity(len as usize + 1);
+        terms.push(Term {
+            sign: Sign::Plus,
+            a,
+            b,
+        });
+        self.walk(a, b, from_n, &mut terms);
+        debug_assert_eq!(terms.len(), len as usize + 1);
+        Some(Dbc::from_terms(terms))
     }
-    let (_, a, b, from_n, len) = best?;
-    let mut terms = Vec::with_capacity(len as usize + 1);
-    terms.push(Term {
-        sign: Sign::Plus,
-        a,
-        b,
-    });
-    grid.walk(a, b, from_n, &mut terms);
-    debug_assert_eq!(terms.len(), len as usize + 1);
-    Some(Dbc::from_terms(terms))
+}
+
+impl Dbc {
+    /// The cheapest chain of `n` under the paper's cost model (D = 7, T = 12.6, A = 15).
+    pub fn optimal<N: Limbs + ?Sized>(n: &N) -> Result<Dbc, DbcError> {
+        Dbc::optimal_with(n, &CostModel::default())
+    }
+
+    /// The cheapest chain of `n` under `model` (any finite, positive costs).
+    pub fn optimal_with<N: Limbs + ?Sized>(n: &N, model: &CostModel) -> Result<Dbc, DbcError> {
+        let input = checked(n, model)?;
+        if input.bits == 0 {
+            return Ok(Dbc::default());
+        }
+        let chain = with_limbs!(input.bits, run_optimal(&input.limbs, model, Leading::Best));
+        Ok(chain.expect("every n > 0 has a chain with a leading term in (n/2, 2n]"))
+    }
+
+    /// The shortest chain of `n` whose leading term is exactly `2^a 3^b`
+    /// (computed by the optimal DP restricted to that cell). The leading term
+    /// must satisfy `n/2 < 2^a 3^b <= 4n`, where short chains live.
+    pub fn optimal_with_leading<N: Limbs + ?Sized>(n: &N, a: u32, b: u32) -> Result<Dbc, DbcError> {
+        let input = Input::new(n)?;
+        check_leading(&input, a, b)?;
+        let chain = with_limbs!(
+            input.bits,
+            run_optimal(&input.limbs, &CostModel::default(), Leading::Exactly(a, b))
+        );
+        chain.ok_or(DbcError::LeadingTermOutOfRange { a, b })
+    }
+}
+
+fn run_optimal<const L: usize>(limbs: &[u64], model: &CostModel, leading: Leading) -> Option<Dbc> {
+    optimal::<L>(limbs, model, leading)
 }

@@ -203,3 +203,11 @@ fn wnaf_digits<const L: usize>(limbs: &[u64], w: u32) -> Vec<(i32, u32)> {
     }
     out
 }
+
+impl Dbc {
+    /// The NAF of `n` as a chain (all `b = 0`).
+    pub fn naf<N: Limbs + ?Sized>(n: &N) -> Result<Dbc, DbcError> {
+        let input = Input::new(n)?;
+        Ok(with_limbs!(input.bits, naf_of_limbs(&input.limbs)))
+    }
+}

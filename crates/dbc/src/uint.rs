@@ -300,6 +300,9 @@ pub(crate) fn pow3<const L: usize>(table: &[Pow3], b: u32) -> Option<Uint<L>> {
     Some(Uint(out))
 }
 
+/// log2(3).
+pub(crate) const LOG2_3: f64 = 1.584_962_500_721_156_3;
+
 /// Runs `$f::<L>($args...)` with `L` the limb count for `$bits`-bit inputs.
 #[macro_export]
 #[doc(hidden)]
