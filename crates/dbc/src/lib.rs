@@ -39,6 +39,7 @@
 #![warn(missing_docs)]
 
 mod chain;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod eom;
 mod mincost;
