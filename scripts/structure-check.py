@@ -12,6 +12,8 @@
 3. No function body over 100 lines outside generated files.
 
     scripts/structure-check.py [--explain]     exit 1 and one line per finding
+    scripts/structure-check.py --self-test     a planted cycle, parent glob and
+                                               long function must each be found
 
 It reads the sources only (no build); the parse is line-based and knows
 Rust's module layout (`lib.rs`, `main.rs`, `foo.rs`, `foo/mod.rs`,
@@ -372,8 +374,7 @@ def long_functions(file, lines):
     return found
 
 
-def main():
-    explain = "--explain" in sys.argv
+def findings(explain=False):
     problems = []
     for src in crate_dirs():
         crate = os.path.relpath(os.path.dirname(src), ROOT) or "."
@@ -397,6 +398,46 @@ def main():
             if rel not in GENERATED:
                 for line, fname, n in long_functions(m.file, m.lines):
                     problems.append(f"{rel}:{line}: fn {fname} is {n} lines (at most {MAX_FN_LINES})")
+    return problems
+
+
+def self_test():
+    """Plants each kind of finding in a scratch crate and checks it is found."""
+    import tempfile
+    global ROOT
+    saved = ROOT
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "crates", "planted", "src")
+        os.makedirs(os.path.join(src, "m"))
+        files = {
+            "lib.rs": "mod a;\nmod b;\nmod m;\npub use a::A;\n",
+            "a.rs": "use crate::b::B;\npub struct A;\n",
+            "b.rs": "use crate::A;\npub struct B;\n",
+            "m/mod.rs": "mod c;\npub(crate) fn helper() {}\n",
+            "m/c.rs": "use super::*;\nfn long() {\n" + "    helper();\n" * 120 + "}\n",
+        }
+        for name, text in files.items():
+            with open(os.path.join(src, name), "w") as f:
+                f.write(text)
+        ROOT = tmp
+        try:
+            got = findings()
+        finally:
+            ROOT = saved
+    want = ["module cycle among a, b", "glob import of a parent", "fn long is 122 lines"]
+    missing = [w for w in want if not any(w in g for g in got)]
+    if missing:
+        print("structure-check self-test: not found: " + "; ".join(missing), file=sys.stderr)
+        print("\n".join(got), file=sys.stderr)
+        return 1
+    print("structure-check self-test: the planted cycle, parent glob and long function were found")
+    return 0
+
+
+def main():
+    if "--self-test" in sys.argv:
+        return self_test()
+    problems = findings("--explain" in sys.argv)
     for p in problems:
         print(p)
     if problems:
