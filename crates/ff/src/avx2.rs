@@ -42,6 +42,9 @@
 
 use core::arch::x86_64::*;
 
+// The token and the detection live in the selection layer; re-exported
+// here, where callers have always found them.
+pub use crate::kernel::{avx2_supported, Avx2};
 use crate::MontField;
 
 /// Limbs per element.
@@ -54,27 +57,6 @@ const MASK: u64 = (1 << BITS) - 1;
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 pub struct Lanes(pub [__m256i; L]);
-
-/// Whether this CPU has AVX2 (whatever `ZKACCEL_KERNEL` says:
-/// [`Avx2::detect`] honours it).
-pub fn avx2_supported() -> bool {
-    std::is_x86_feature_detected!("avx2")
-}
-
-/// Proof that this CPU supports AVX2 and that `ZKACCEL_KERNEL` allows it.
-#[derive(Clone, Copy, Debug)]
-pub struct Avx2(());
-
-impl Avx2 {
-    /// `Some` on CPUs with AVX2 and BMI2/ADX, unless `ZKACCEL_KERNEL` is
-    /// `adx` or `portable` ([`crate::KERNEL_ENV`]).
-    pub fn detect() -> Option<Self> {
-        (avx2_supported()
-            && crate::adx_supported()
-            && crate::kernel::allowed(crate::KernelLevel::Avx2))
-        .then_some(Avx2(()))
-    }
-}
 
 /// A field's constants in the lane representation.
 #[derive(Clone, Copy, Debug)]

@@ -35,6 +35,9 @@
 
 use core::arch::x86_64::*;
 
+// The token and the detection live in the selection layer; re-exported
+// here, where callers have always found them.
+pub use crate::kernel::{ifma_supported, Ifma};
 use crate::MontField;
 
 const MASK52: u64 = (1 << 52) - 1;
@@ -65,23 +68,10 @@ const fn rprime_shift<F: MontField, const L: usize>() -> u32 {
     (52 * L - 64 * F::LIMBS) as u32
 }
 
-/// Whether this CPU has AVX-512F and AVX-512IFMA (whatever `ZKACCEL_KERNEL`
-/// says: [`Ifma::detect`] honours it).
-pub fn ifma_supported() -> bool {
-    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
-}
-
-/// Proof that this CPU supports AVX-512F and AVX-512IFMA.
-#[derive(Clone, Copy, Debug)]
-pub struct Ifma(());
-
+/// The chord additions as safe calls on the token (the token itself and
+/// its detection belong to the selection layer, the crate's `kernel`
+/// module).
 impl Ifma {
-    /// `Some` on CPUs with AVX-512F and AVX-512IFMA, unless
-    /// `ZKACCEL_KERNEL` is `adx` or `portable` ([`crate::KERNEL_ENV`]).
-    pub fn detect() -> Option<Self> {
-        (ifma_supported() && crate::kernel::allowed(crate::KernelLevel::Ifma)).then_some(Ifma(()))
-    }
-
     /// [`add_affine_batch`] as a safe call: `false`, touching nothing, for
     /// fields no lane width fits ([`lanes_fit`]) or slices of unequal
     /// lengths.

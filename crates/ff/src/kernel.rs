@@ -1,4 +1,11 @@
-//! Which kernel family zkaccel uses, and the environment switch that caps it.
+//! The selection layer: which kernel family zkaccel uses, the environment
+//! switch that caps it, and the CPU-feature tokens that prove a kernel may
+//! run ([`Adx`], `Avx2`, `Ifma`).
+//!
+//! This module imports none of the kernel modules; they depend on it (each
+//! kernel's safe entry points are methods of its token, defined beside the
+//! kernel: [`Adx`]'s in the crate root, `Avx2`'s in
+//! `avx2`, `Ifma`'s in `ifma`).
 //!
 //! zkaccel picks its field kernels at run time: the AVX-512 IFMA lanes where
 //! the CPU has them, else the BMI2/ADX assembly with the AVX2 lanes (the
@@ -6,7 +13,7 @@
 //! machine can measure every path its users' CPUs take, the environment
 //! variable [`KERNEL_ENV`] (`ZKACCEL_KERNEL`) caps the choice:
 //!
-//! | `ZKACCEL_KERNEL` | [`Adx::detect`](crate::Adx::detect) | `Avx2::detect` | `Ifma::detect` |
+//! | `ZKACCEL_KERNEL` | [`Adx::detect`] | `Avx2::detect` | `Ifma::detect` |
 //! |---|---|---|---|
 //! | unset, `auto` or `ifma` | the CPU's answer | the CPU's answer | the CPU's answer |
 //! | `avx2` | the CPU's answer | the CPU's answer | `None` |
@@ -96,21 +103,21 @@ fn cap() -> Option<KernelLevel> {
 
 /// Whether the environment allows kernels of `level` (no cap, or a cap at
 /// `level` or above).
-pub(crate) fn allowed(level: KernelLevel) -> bool {
+fn allowed(level: KernelLevel) -> bool {
     cap().is_none_or(|cap| level <= cap)
 }
 
 /// What this CPU supports, ignoring `ZKACCEL_KERNEL`.
 pub fn kernel_supported() -> KernelLevel {
     #[cfg(target_arch = "x86_64")]
-    if crate::ifma::ifma_supported() && crate::adx_supported() {
+    if ifma_supported() && adx_supported() {
         return KernelLevel::Ifma;
     }
     #[cfg(target_arch = "x86_64")]
-    if crate::avx2::avx2_supported() && crate::adx_supported() {
+    if avx2_supported() && adx_supported() {
         return KernelLevel::Avx2;
     }
-    if crate::adx_supported() {
+    if adx_supported() {
         KernelLevel::Adx
     } else {
         KernelLevel::Portable
@@ -132,6 +139,76 @@ pub fn kernel_summary() -> String {
         Ok(None) => format!("kernels: {used} (CPU supports {cpu})"),
         Ok(Some(cap)) => format!("kernels: {used} (CPU supports {cpu}; {KERNEL_ENV}={cap})"),
         Err(e) => format!("kernels: {used} (CPU supports {cpu}; {e})"),
+    }
+}
+
+/// Whether this CPU can run the BMI2/ADX multiplication kernel (whatever
+/// `ZKACCEL_KERNEL` says: [`Adx::detect`] honours it).
+pub fn adx_supported() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether this CPU has AVX2 (whatever `ZKACCEL_KERNEL` says:
+/// [`Avx2::detect`] honours it).
+#[cfg(target_arch = "x86_64")]
+pub fn avx2_supported() -> bool {
+    std::is_x86_feature_detected!("avx2")
+}
+
+/// Whether this CPU has AVX-512F and AVX-512IFMA (whatever `ZKACCEL_KERNEL`
+/// says: [`Ifma::detect`] honours it).
+#[cfg(target_arch = "x86_64")]
+pub fn ifma_supported() -> bool {
+    std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512ifma")
+}
+
+/// Proof that this CPU runs the BMI2/ADX kernel: the safe entry point to the
+/// assembly. Fields the kernels do not cover (`!F::ADX_MUL`) take the
+/// portable branch-free path inside each method, so every method is valid
+/// for every [`MontField`](crate::MontField).
+#[derive(Clone, Copy, Debug)]
+pub struct Adx(());
+
+impl Adx {
+    /// `Some` on CPUs with BMI2 and ADX, unless `ZKACCEL_KERNEL=portable`
+    /// ([`KERNEL_ENV`]).
+    pub fn detect() -> Option<Self> {
+        (adx_supported() && allowed(KernelLevel::Adx)).then_some(Adx(()))
+    }
+}
+
+/// Proof that this CPU supports AVX2 and that `ZKACCEL_KERNEL` allows it.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Avx2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Avx2 {
+    /// `Some` on CPUs with AVX2 and BMI2/ADX, unless `ZKACCEL_KERNEL` is
+    /// `adx` or `portable` ([`KERNEL_ENV`]).
+    pub fn detect() -> Option<Self> {
+        (avx2_supported() && adx_supported() && allowed(KernelLevel::Avx2)).then_some(Avx2(()))
+    }
+}
+
+/// Proof that this CPU supports AVX-512F and AVX-512IFMA.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Ifma(());
+
+#[cfg(target_arch = "x86_64")]
+impl Ifma {
+    /// `Some` on CPUs with AVX-512F and AVX-512IFMA, unless
+    /// `ZKACCEL_KERNEL` is `adx` or `portable` ([`KERNEL_ENV`]).
+    pub fn detect() -> Option<Self> {
+        (ifma_supported() && allowed(KernelLevel::Ifma)).then_some(Ifma(()))
     }
 }
 

@@ -30,7 +30,8 @@ mod limbs;
 mod x86_64;
 
 pub use kernel::{
-    kernel_in_use, kernel_setting, kernel_summary, kernel_supported, KernelLevel, KERNEL_ENV,
+    adx_supported, kernel_in_use, kernel_setting, kernel_summary, kernel_supported, Adx,
+    KernelLevel, KERNEL_ENV,
 };
 
 use ark_ff::{
@@ -214,20 +215,9 @@ fn from_limbs6<C: MontConfig<N>, const N: usize>(r: [u64; 6]) -> Fp<MontBackend<
     Fp::new_unchecked(ark_ff::BigInt(out))
 }
 
-/// Proof that this CPU runs the BMI2/ADX kernel: the safe entry point to the
-/// assembly. Fields the kernels do not cover (`!F::ADX_MUL`) take the
-/// portable branch-free path inside each method, so every method is valid
-/// for every [`MontField`].
-#[derive(Clone, Copy, Debug)]
-pub struct Adx(());
-
+/// The token's safe entry points to the assembly (the token itself and its
+/// detection belong to the selection layer, the crate's `kernel` module).
 impl Adx {
-    /// `Some` on CPUs with BMI2 and ADX, unless `ZKACCEL_KERNEL=portable`
-    /// ([`KERNEL_ENV`]).
-    pub fn detect() -> Option<Self> {
-        (adx_supported() && kernel::allowed(KernelLevel::Adx)).then_some(Adx(()))
-    }
-
     /// Whether an assembly kernel covers `F` (four limbs with or without a
     /// spare bit, six limbs with one); the others take the portable ones.
     #[inline(always)]
@@ -318,19 +308,6 @@ pub fn dif4_with<E, W>(
         scale(&add(&d, &e), w[0]),
         scale(&sub(&d, &e), w[2]),
     ]
-}
-
-/// Whether this CPU can run the BMI2/ADX multiplication kernel (whatever
-/// `ZKACCEL_KERNEL` says: [`Adx::detect`] honours it).
-pub fn adx_supported() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("adx")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
 }
 
 #[inline(always)]
