@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the body of the N-limb BMI2/ADX Montgomery multiplication in
-`src/x86_64.rs` (`mont_mul_6`): the CIOS loop with the "no-carry" shortcut,
+`src/adx.rs` (`mont_mul_6`): the CIOS loop with the "no-carry" shortcut,
 valid for moduli whose top limb leaves a spare bit.
 
     for i in 0..N:  t += a * b[i]        mulx; low halves on OF (adox), high on CF (adcx)

@@ -20,14 +20,14 @@
 #![allow(clippy::needless_range_loop)]
 
 #[cfg(target_arch = "x86_64")]
+mod adx;
+#[cfg(target_arch = "x86_64")]
 pub mod avx2;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 mod kernel;
 #[cfg(target_arch = "x86_64")]
 mod limbs;
-#[cfg(target_arch = "x86_64")]
-mod x86_64;
 
 pub use kernel::{
     adx_supported, kernel_in_use, kernel_setting, kernel_summary, kernel_supported, Adx,
@@ -381,18 +381,18 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
                 let (a, b) = (limbs6(&self.0 .0), limbs6(&other.0 .0));
                 // SAFETY: forwarded from the caller (ADX_MUL6, as N is 6,
                 // and CPU support).
-                return from_limbs6(unsafe { x86_64::mont_mul_6(a, b, &AsmConsts::<C, N>::PINV6) });
+                return from_limbs6(unsafe { adx::mont_mul_6(a, b, &AsmConsts::<C, N>::PINV6) });
             }
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
             if Self::ADX_MUL_FULL {
                 // SAFETY: forwarded from the caller (ADX_MUL_FULL and CPU
                 // support).
                 return Self::from_mont_limbs(unsafe {
-                    x86_64::mont_mul_4_full(a, b, &AsmConsts::<C, N>::PINV)
+                    adx::mont_mul_4_full(a, b, &AsmConsts::<C, N>::PINV)
                 });
             }
             // SAFETY: forwarded from the caller (ADX_MUL and CPU support).
-            Self::from_mont_limbs(unsafe { x86_64::mont_mul_4(a, b, &AsmConsts::<C, N>::PINV) })
+            Self::from_mont_limbs(unsafe { adx::mont_mul_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -408,18 +408,18 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
                 let (a, b) = (limbs6(&self.0 .0), limbs6(&other.0 .0));
                 // SAFETY: ADX_MUL6 (from the caller, as N is 6) gives
                 // p < 2^383.
-                return from_limbs6(unsafe { x86_64::add_6(a, b, &AsmConsts::<C, N>::PINV6) });
+                return from_limbs6(unsafe { adx::add_6(a, b, &AsmConsts::<C, N>::PINV6) });
             }
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
             if Self::ADX_MUL_FULL {
                 // SAFETY: ADX_MUL_FULL (from the caller) gives 4 limbs; the
                 // kernel takes any modulus.
                 return Self::from_mont_limbs(unsafe {
-                    x86_64::add_4_full(a, b, &AsmConsts::<C, N>::PINV)
+                    adx::add_4_full(a, b, &AsmConsts::<C, N>::PINV)
                 });
             }
             // SAFETY: ADX_MUL (from the caller) gives 4 limbs and p < 2^255.
-            Self::from_mont_limbs(unsafe { x86_64::add_4(a, b, &AsmConsts::<C, N>::PINV) })
+            Self::from_mont_limbs(unsafe { adx::add_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -434,12 +434,12 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
             if N == 6 {
                 let (a, b) = (limbs6(&self.0 .0), limbs6(&other.0 .0));
                 // SAFETY: N is 6 and the inputs are reduced.
-                return from_limbs6(unsafe { x86_64::sub_6(a, b, &AsmConsts::<C, N>::PINV6) });
+                return from_limbs6(unsafe { adx::sub_6(a, b, &AsmConsts::<C, N>::PINV6) });
             }
             let (a, b) = (limbs4(&self.0 .0), limbs4(&other.0 .0));
             // SAFETY: ADX_MUL or ADX_MUL_FULL (from the caller) gives 4
             // limbs; the kernel takes any modulus.
-            Self::from_mont_limbs(unsafe { x86_64::sub_4(a, b, &AsmConsts::<C, N>::PINV) })
+            Self::from_mont_limbs(unsafe { adx::sub_4(a, b, &AsmConsts::<C, N>::PINV) })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -455,7 +455,7 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
             // p < 2^256 / 5; CPU support); the inputs are field elements,
             // hence reduced.
             let y = unsafe {
-                x86_64::dif4_lazy(
+                adx::dif4_lazy(
                     x.map(|v| limbs4(&v.0 .0)),
                     limbs4(&w4.0 .0),
                     w.map(|v| limbs4(&v.0 .0)),

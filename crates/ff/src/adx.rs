@@ -1,5 +1,7 @@
-//! Montgomery multiplication with `mulx`/`adcx`/`adox` (BMI2 + ADX), for
-//! four-limb and six-limb moduli, and four-limb modular addition.
+//! The BMI2/ADX kernel in x86-64 assembly: Montgomery multiplication with
+//! `mulx`/`adcx`/`adox` for four-limb and six-limb moduli, modular addition
+//! and subtraction with carry chains and `cmov`, and the radix-4 NTT
+//! butterfly with lazy sums (`dif4_lazy`).
 //!
 //! Two independent carry chains (CF for the high halves, OF for the low
 //! halves of each `mulx`) let the CPU overlap the partial products, which
@@ -10,14 +12,17 @@
 //! identical to arkworks'.
 //!
 //! The instruction sequences were generated from the loop below (register
-//! rotation over N + 1 accumulators; `scripts/mont_mul_asm.py` prints the
-//! six-limb one):
+//! rotation over N + 1 accumulators):
 //! ```text
 //! for i in 0..N:   t += a * b[i]          (mulx, low halves on OF, high on CF)
 //!                  m  = t0 * inv mod 2^64
 //!                  t  = (t + m * p) >> 64 (same two chains; t0 becomes 0)
 //! result = t - p if t >= p else t          (sub/sbb, then cmovae)
 //! ```
+//!
+//! Two stay generated: `scripts/mont_mul_asm.py` prints the bodies of
+//! [`mont_mul_6`] (argument `6`) and [`mont_mul_4_full`] (`full`). The
+//! other sequences are maintained by hand.
 
 use core::arch::asm;
 
