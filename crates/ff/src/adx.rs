@@ -21,8 +21,9 @@
 //! ```
 //!
 //! Two stay generated: `scripts/mont_mul_asm.py` prints the bodies of
-//! [`mont_mul_6`] (argument `6`) and [`mont_mul_4_full`] (`full`). The
-//! other sequences are maintained by hand.
+//! [`mont_mul_6`] (argument `6`) and [`mont_mul_4_full`] (`full`), and
+//! `scripts/check-asm.sh` (run by CI) fails when this file's differ from
+//! them. The other sequences are maintained by hand.
 
 use core::arch::asm;
 
