@@ -6,10 +6,10 @@
 //! Two independent carry chains (CF for the high halves, OF for the low
 //! halves of each `mulx`) let the CPU overlap the partial products, which
 //! compilers do not emit from portable code. The algorithm is the CIOS loop
-//! of [`super`]'s portable `mul_fast` with the "no-carry" shortcut, so it is
-//! only valid for moduli whose top limb leaves a spare bit (below 2^255 for
-//! four limbs), which the caller checks; results are fully reduced,
-//! identical to arkworks'.
+//! of the portable kernel's `mul_no_carry` ([`crate::portable`]) with the
+//! "no-carry" shortcut, so it is only valid for moduli whose top limb
+//! leaves a spare bit (below 2^255 for four limbs), which the caller
+//! checks; results are fully reduced, identical to arkworks'.
 //!
 //! The instruction sequences were generated from the loop below (register
 //! rotation over N + 1 accumulators):
