@@ -279,9 +279,9 @@ fn avx2_available<F: MontField>() -> bool {
 fn run_field_avx2<F: MontField>(adx: &Adx, batch: &mut [Vec<F>], job: &Job<F>) {
     #[cfg(target_arch = "x86_64")]
     if let Some(token) = zkaccel_ff::avx2::Avx2::detect() {
-        if crate::lanes_avx2::applies::<F>(job.log_n) {
+        if crate::avx2::applies::<F>(job.log_n) {
             for v in batch.iter_mut() {
-                crate::lanes_avx2::transform(token, adx, v, job);
+                crate::avx2::transform(token, adx, v, job);
             }
             return;
         }
@@ -294,9 +294,9 @@ fn run_field_avx2<F: MontField>(adx: &Adx, batch: &mut [Vec<F>], job: &Job<F>) {
 fn run_field_lanes<F: MontField>(batch: &mut [Vec<F>], job: &Job<F>) {
     #[cfg(target_arch = "x86_64")]
     if let Some(token) = zkaccel_ff::ifma::Ifma::detect() {
-        if job.log_n >= LANES_MIN_LOG && crate::lanes::applies::<F>(job.log_n) {
+        if job.log_n >= LANES_MIN_LOG && crate::ifma::applies::<F>(job.log_n) {
             for v in batch.iter_mut() {
-                crate::lanes::four_step(token, v, job);
+                crate::ifma::four_step(token, v, job);
             }
             return;
         }

@@ -13,7 +13,7 @@
 //! |---|---|
 //! | Montgomery modular multipliers, one butterfly per cycle without stalls | Montgomery multiplication on arkworks' own limbs: a BMI2/ADX kernel with two carry chains (the `zkaccel-ff` crate, re-exported as [`field`]), branch-free modular add/sub (no mispredicted reductions) |
 //! | 2-D split of a large transform into small independent sub-transforms that fit BRAM | four-step (Bailey) split `n = n1 * n2` with sub-transforms of at most 2^12 elements, sized for L2 (module `transform`) |
-//! | many butterfly units fed in lockstep | on CPUs with AVX-512 IFMA, both passes of the four-step split take eight sub-transforms at a time, one per vector lane, with eight radix-2^52 Montgomery multipliers per instruction (module `lanes`, [`Kernel::Ifma`]); on CPUs with AVX2 and no IFMA, four quarters of the whole-array transform per vector, four radix-2^29 multipliers per `vpmuludq` sequence, from 2^14 to 2^18 (module `lanes_avx2`, [`Kernel::Avx2`]) |
+//! | many butterfly units fed in lockstep | on CPUs with AVX-512 IFMA, both passes of the four-step split take eight sub-transforms at a time, one per vector lane, with eight radix-2^52 Montgomery multipliers per instruction (module `ifma`, [`Kernel::Ifma`]); on CPUs with AVX2 and no IFMA, four quarters of the whole-array transform per vector, four radix-2^29 multipliers per `vpmuludq` sequence, from 2^14 to 2^18 (module `avx2`, [`Kernel::Avx2`]) |
 //! | sub-transforms pipelined in parallel | rayon over independent rows (each row is one task) |
 //! | data reordering between butterfly rounds so memory is read contiguously | blocked gather passes (transposes) between the two rounds of rows; the bit reversal of each row's output is folded into the next gather, so there is no separate bit-reversal pass |
 //! | twiddle ROMs | stage-ordered twiddle tables for the row sizes, built once per (field, size) and shared (the private `twiddles` module); the inter-round twiddles are generated per row |
@@ -25,11 +25,11 @@
 #![warn(missing_docs)]
 
 mod arith;
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod domain;
 #[cfg(target_arch = "x86_64")]
-mod lanes;
-#[cfg(target_arch = "x86_64")]
-mod lanes_avx2;
+mod ifma;
 /// The limb arithmetic the kernels use (re-exported from [`zkaccel_ff`]).
 pub use zkaccel_ff as field;
 mod provider;

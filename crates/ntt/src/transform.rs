@@ -292,7 +292,7 @@ fn bitrev_permute<E>(x: &mut [E]) {
 pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool, avx2: bool) -> usize {
     let scalar_or_ifma = working_memory_scalar_ifma(log_n, field, lanes);
     #[cfg(target_arch = "x86_64")]
-    if avx2 && field == 32 && crate::lanes_avx2::takes(log_n) {
+    if avx2 && field == 32 && crate::avx2::takes(log_n) {
         let n = 1usize << log_n;
         let lane = 72 * n;
         let path = (lane + n * field).max(2 * lane) + 4096;
