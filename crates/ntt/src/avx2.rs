@@ -29,7 +29,8 @@ use zkaccel_ff::avx2::{self, Avx2, Consts, Lanes, Twiddles, L};
 use zkaccel_ff::MontField;
 
 use crate::arith::Adx;
-use crate::transform::{self, Job, Shared};
+use crate::job::{scale_after, scale_before, Job};
+use crate::stages::{self, Shared, BOOKKEEPING};
 use crate::twiddles::{cached, StageTwiddles};
 
 /// Lane blocks up to this many vectors (2^10 x 288 bytes: 288 KiB, inside
@@ -95,8 +96,23 @@ pub(crate) fn applies<F: MontField>(log_n: u32) -> bool {
 
 /// Whether this path takes transforms of `2^log_n` elements (of a field
 /// that fits the lanes).
-pub(crate) fn takes(log_n: u32) -> bool {
+fn takes(log_n: u32) -> bool {
     (MIN_LOG..=MAX_LOG).contains(&log_n)
+}
+
+/// Upper estimate of the heap bytes [`transform`] allocates besides its
+/// data for `2^log_n` elements of a field of `field` bytes, `None` where it
+/// does not run (other sizes, fields other than four-limb ones): the stage
+/// table of size `n` in 29-bit limbs (72 bytes per twiddle, cached), built
+/// from a scalar table of the same size that is dropped afterwards, and
+/// the lane copy of the data (72 bytes per element).
+pub(crate) fn working_memory(log_n: u32, field: usize) -> Option<usize> {
+    if field != 32 || !takes(log_n) {
+        return None;
+    }
+    let n = 1usize << log_n;
+    let lane = 72 * n;
+    Some((lane + n * field).max(2 * lane) + BOOKKEEPING)
 }
 
 /// Lane radix-4 butterflies `j0 .. j0 + x[0].len()` of one stage.
@@ -119,15 +135,15 @@ unsafe fn span(x: [&mut [Lanes]; 4], j0: usize, t: &[[u64; L]], w4: &Lanes, c: &
     }
 }
 
-/// The lane version of `transform::dif`: radix-4 stages in place, a final
-/// radix-2 stage when `log2(len)` is odd; `table` the stage table of size
-/// `row.len()`.
+/// The lane version of the scalar kernels' `dif`: radix-4 stages in place,
+/// a final radix-2 stage when `log2(len)` is odd; `table` the stage table of
+/// size `row.len()`.
 ///
 /// # Safety
 /// AVX2 available; `c` belongs to the field of `table`.
 #[target_feature(enable = "avx2")]
 unsafe fn dif(row: &mut [Lanes], table: &[[u64; L]], w4: &Lanes, c: &Consts) {
-    transform::dif_stages(
+    stages::dif_stages(
         row,
         table,
         // SAFETY: same features and constants.
@@ -142,7 +158,7 @@ pub(crate) fn transform<F: MontField>(token: Avx2, adx: &Adx, data: &mut [F], jo
     let c = Consts::of::<F>().expect("checked by applies");
     let n = data.len();
     let q = n / 4;
-    transform::scale_before(adx, data, job);
+    scale_before(adx, data, job);
     let tw = LaneTwiddles::<F>::get(token, job.log_n, job.inverse);
     // SAFETY (every lane call below): AVX2 (the token); constants of F.
     let w4 = unsafe { avx2::splat(&tw.omega4) };
@@ -153,7 +169,7 @@ pub(crate) fn transform<F: MontField>(token: Avx2, adx: &Adx, data: &mut [F], jo
     let mut lanes: Vec<Lanes> = Vec::with_capacity(q);
     let spare = &mut lanes.spare_capacity_mut()[..q];
     let src = Shared(data.as_mut_ptr());
-    transform::for_each_chunk(spare, 4 * SPAN, |i, chunk| {
+    stages::for_each_chunk(spare, 4 * SPAN, |i, chunk| {
         for (g, out) in chunk.chunks_exact_mut(4).enumerate() {
             let j0 = i * 4 * SPAN + 4 * g;
             // SAFETY: AVX2; reads only, of elements j0 + v + l q < n (v < 4).
@@ -175,14 +191,14 @@ pub(crate) fn transform<F: MontField>(token: Avx2, adx: &Adx, data: &mut [F], jo
         len /= 4;
     }
     let tail = &tw.table[off..];
-    transform::for_each_chunk(&mut lanes, len, |_, block| {
+    stages::for_each_chunk(&mut lanes, len, |_, block| {
         // SAFETY: as above.
         unsafe { dif(block, tail, &w4, &c) }
     });
 
     // Unpack lane l of vector v into element l q + v.
     let dst = Shared(data.as_mut_ptr());
-    transform::for_each_chunk(&mut lanes, SPAN * 16, |i, chunk| {
+    stages::for_each_chunk(&mut lanes, SPAN * 16, |i, chunk| {
         for (k, v) in chunk.iter().enumerate() {
             let at = i * SPAN * 16 + k;
             // SAFETY: AVX2; element at + l q is written by this task only.
@@ -193,8 +209,8 @@ pub(crate) fn transform<F: MontField>(token: Avx2, adx: &Adx, data: &mut [F], jo
             }
         }
     });
-    transform::bitrev_permute_blocked(data);
-    transform::scale_after(adx, data, job);
+    stages::bitrev_permute_blocked(data);
+    scale_after(adx, data, job);
 }
 
 /// The first stage's butterflies `j0 .. j0 + 4` (lane = `j - j0`),
@@ -230,7 +246,7 @@ unsafe fn first_group<F: MontField>(
 /// One lane radix-4 stage over a block of length `4s`, the butterflies split
 /// between the threads in spans of [`SPAN`].
 fn stage(block: &mut [Lanes], t: &[[u64; L]], w4: &Lanes, c: &Consts) {
-    transform::for_each_quarter_span(block, SPAN, |x, j0| {
+    stages::for_each_quarter_span(block, SPAN, |x, j0| {
         // SAFETY: AVX2 (the caller holds the token); constants of the
         // table's field.
         unsafe { span(x, j0, t, w4, c) }

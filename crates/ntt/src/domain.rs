@@ -13,7 +13,8 @@ use core::fmt;
 
 use crate::arith::{Adx, Arith, Generic, Portable};
 use crate::field::MontField;
-use crate::transform::{self, Job, PostScale};
+use crate::job::{Job, PostScale};
+use crate::transform;
 
 /// Which arithmetic runs the transform of field elements.
 ///

@@ -26,7 +26,8 @@ use std::sync::Arc;
 use zkaccel_ff::ifma::{self, Consts, Ifma, Lanes};
 use zkaccel_ff::MontField;
 
-use crate::transform::{bitrev, bitrev_permute_blocked, Job, Shared};
+use crate::job::Job;
+use crate::stages::{bitrev, bitrev_permute_blocked, dif_stages, threads, Shared, BOOKKEEPING};
 use crate::twiddles::{cached, StageTwiddles};
 
 /// Transforms taken together (the lanes of one vector).
@@ -53,8 +54,8 @@ impl<F: MontField> LaneTwiddles<F> {
     }
 }
 
-/// The lane version of `transform::dif`: radix-4 decimation in frequency of
-/// eight transforms at once, output in bit-reversed order.
+/// The lane version of the scalar kernels' `dif`: radix-4 decimation in
+/// frequency of eight transforms at once, output in bit-reversed order.
 ///
 /// # Safety
 /// AVX-512F and AVX-512IFMA available; `c` belongs to the field of `tw`.
@@ -64,7 +65,7 @@ unsafe fn dif<F>(row: &mut [Lanes], tw: &LaneTwiddles<F>, c: &Consts) {
     // closures inherit them).
     unsafe {
         let w4 = ifma::splat(&tw.omega4);
-        crate::transform::dif_stages(
+        dif_stages(
             row,
             &tw.table,
             |[x0, x1, x2, x3], t| {
@@ -256,6 +257,26 @@ fn for_each_block(count: usize, task: impl Fn(usize, &mut Vec<Lanes>) + Sync + S
 /// four-limb fields, and both passes at least eight transforms wide.
 pub(crate) fn applies<F: MontField>(log_n: u32) -> bool {
     F::ADX_MUL && log_n / 2 >= 3
+}
+
+/// Upper estimate of the heap bytes [`four_step`] allocates besides its data
+/// for `2^log_n` elements of a field of `field` bytes: the scalar stage
+/// tables of its two sizes (built on first use and cached), their
+/// 52-bit-limb copies (40 bytes per 32-byte element, cached too), one
+/// buffer of eight rows per thread (`8 * n2` lane elements), the row
+/// pass's scaling powers and a little bookkeeping.
+pub(crate) fn working_memory(log_n: u32, field: usize) -> usize {
+    // A table of size m holds m - 1 twiddles in one allocation of m.
+    let table = |k: u32| (1usize << k) * field;
+    let k1 = log_n / 2;
+    let k2 = log_n - k1;
+    let lane = |bytes: usize| bytes * 5 / 4;
+    table(k1)
+        + table(k2)
+        + lane(table(k1) + table(k2))
+        + threads() * lane(8 * (1usize << k2) * field)
+        + lane((1usize << k2) * field)
+        + BOOKKEEPING
 }
 
 /// The four-step transform of `data` (length `2^job.log_n`, natural order in

@@ -30,9 +30,11 @@ mod avx2;
 mod domain;
 #[cfg(target_arch = "x86_64")]
 mod ifma;
+mod job;
 /// The limb arithmetic the kernels use (re-exported from [`zkaccel_ff`]).
 pub use zkaccel_ff as field;
 mod provider;
+mod stages;
 mod transform;
 pub(crate) mod twiddles;
 

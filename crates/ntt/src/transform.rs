@@ -36,6 +36,11 @@
 use ark_ff::FftField;
 
 use crate::arith::Arith;
+use crate::job::{scale_after, scale_before, Job};
+use crate::stages::{
+    bitrev, bitrev_permute, bitrev_permute_blocked, dif_stages, for_each_chunk,
+    for_each_quarter_span, threads, Shared, BOOKKEEPING,
+};
 use crate::twiddles::StageTwiddles;
 
 /// Transforms up to this size run as one in-cache kernel (2^12 BN254 elements
@@ -55,66 +60,9 @@ pub(crate) const WHOLE_MAX_LOG: u32 = 20;
 /// Butterflies per task in the whole-array stages.
 const SPAN: usize = 512;
 
-/// Elements per task of the parallel coset and inverse scaling.
-const SCALE_SPAN: usize = 4096;
-
 /// Columns transformed together by one task of the column pass (16 BN254
 /// elements are 512 bytes: eight whole cache lines per row read).
 const COLUMN_BLOCK: usize = 16;
-
-/// Tiles of the bit-reversal pass are `2^TILE_BITS` square.
-const TILE_BITS: u32 = 4;
-
-/// `x[i] *= s * o^i` after the transform (inverse and coset inverse).
-#[derive(Clone, Copy)]
-pub(crate) struct PostScale<F> {
-    pub(crate) factor: F,
-    pub(crate) offset: F,
-}
-
-/// What to compute: `x[i] *= pre^i` first (coset forward), the transform with
-/// `root` (forward or inverse), then the optional post-scaling.
-pub(crate) struct Job<F> {
-    pub(crate) log_n: u32,
-    pub(crate) inverse: bool,
-    pub(crate) pre: Option<F>,
-    pub(crate) post: Option<PostScale<F>>,
-}
-
-#[inline(always)]
-pub(crate) fn bitrev(i: usize, bits: u32) -> usize {
-    if bits == 0 {
-        0
-    } else {
-        i.reverse_bits() >> (usize::BITS - bits)
-    }
-}
-
-/// Runs `f(index, chunk)` on consecutive chunks, in parallel when enabled.
-pub(crate) fn for_each_chunk<E: Send>(
-    data: &mut [E],
-    size: usize,
-    f: impl Fn(usize, &mut [E]) + Sync,
-) {
-    if data.len() <= size {
-        // One chunk (or none): no task to hand to the pool.
-        if !data.is_empty() {
-            f(0, data);
-        }
-        return;
-    }
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        data.par_chunks_mut(size)
-            .enumerate()
-            .for_each(|(i, c)| f(i, c));
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        data.chunks_mut(size).enumerate().for_each(|(i, c)| f(i, c));
-    }
-}
 
 /// Radix-4 decimation-in-frequency transform of `row` in place (a final
 /// radix-2 stage when `log2(len)` is odd); output in bit-reversed order.
@@ -139,49 +87,6 @@ fn dif<F: FftField, A: Arith<F>>(ar: &A, row: &mut [A::E], table: &[F], w4: F) {
             *b = ar.sub(&x, &y);
         },
     );
-}
-
-/// The stages of an in-place radix-4 decimation-in-frequency transform of
-/// `row` with the stage table `table` (the order of [`StageTwiddles`]), for
-/// any element and twiddle representation: for each stage of block length
-/// `len = row.len(), row.len() / 4, ...` while `len >= 4`, `radix4(x, t)`
-/// on the four quarters `x` of every block, `t` the stage's `3 len / 4`
-/// twiddles; then, when `log2(row.len())` is odd, `radix2(a, b)` on every
-/// pair (a final radix-2 stage without twiddles).
-#[inline(always)]
-pub(crate) fn dif_stages<E, T>(
-    row: &mut [E],
-    table: &[T],
-    mut radix4: impl FnMut([&mut [E]; 4], &[T]),
-    mut radix2: impl FnMut(&mut E, &mut E),
-) {
-    let mut len = row.len();
-    let mut off = 0;
-    while len >= 4 {
-        let q = len / 4;
-        let t = &table[off..off + 3 * q];
-        for block in row.chunks_exact_mut(len) {
-            radix4(quarters(block), t);
-        }
-        off += 3 * q;
-        len /= 4;
-    }
-    if len == 2 {
-        for pair in row.chunks_exact_mut(2) {
-            let (a, b) = pair.split_at_mut(1);
-            radix2(&mut a[0], &mut b[0]);
-        }
-    }
-}
-
-/// The four quarters of `block` (its length a multiple of four).
-#[inline(always)]
-pub(crate) fn quarters<E>(block: &mut [E]) -> [&mut [E]; 4] {
-    let q = block.len() / 4;
-    let (x01, x23) = block.split_at_mut(2 * q);
-    let (x0, x1) = x01.split_at_mut(q);
-    let (x2, x3) = x23.split_at_mut(q);
-    [x0, x1, x2, x3]
 }
 
 /// The radix-4 butterflies `j0 .. j0 + x[0].len()` of one stage (see
@@ -219,130 +124,64 @@ fn radix4_stage<F: FftField, A: Arith<F>>(ar: &A, block: &mut [A::E], t: &[F], w
     for_each_quarter_span(block, SPAN, |x, j0| radix4_span(ar, x, j0, t, w4));
 }
 
-/// Splits `block` into its four quarters and runs `f([x0, x1, x2, x3], j0)`
-/// on the aligned spans `j0 .. j0 + span` of all four, in parallel when
-/// enabled: one radix-4 stage's butterflies over a block.
-pub(crate) fn for_each_quarter_span<E: Send>(
-    block: &mut [E],
-    span: usize,
-    f: impl Fn([&mut [E]; 4], usize) + Sync,
-) {
-    let [x0, x1, x2, x3] = quarters(block);
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        x0.par_chunks_mut(span)
-            .zip(x1.par_chunks_mut(span))
-            .zip(x2.par_chunks_mut(span))
-            .zip(x3.par_chunks_mut(span))
-            .enumerate()
-            .for_each(|(c, (((a, b), d), e))| f([a, b, d, e], c * span));
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        let _ = span;
-        f([x0, x1, x2, x3], 0);
-    }
-}
-
-/// `x[i] *= base * step^i`.
-fn distribute<F: FftField, A: Arith<F>>(ar: &A, x: &mut [A::E], base: F, step: F) {
-    let mut cur = base;
-    for v in x.iter_mut() {
-        *v = ar.scale(v, &cur);
-        cur = ar.mul(&cur, &step);
-    }
-}
-
-/// [`distribute`] in parallel spans (each starts from its own power).
-fn distribute_par<F: FftField, A: Arith<F>>(ar: &A, x: &mut [A::E], base: F, step: F) {
-    for_each_chunk(x, SCALE_SPAN, |c, span| {
-        let start = ar.mul(&base, &step.pow([(c * SCALE_SPAN) as u64]));
-        distribute::<F, A>(ar, span, start, step);
-    });
-}
-
-fn bitrev_permute<E>(x: &mut [E]) {
-    let bits = x.len().trailing_zeros();
-    for i in 0..x.len() {
-        let j = bitrev(i, bits);
-        if i < j {
-            x.swap(i, j);
-        }
-    }
-}
-
 /// Upper estimate of the heap bytes one transform of `2^log_n` elements of
-/// a field of `field` bytes allocates besides its data: the twiddle tables
-/// it uses (built in place on first use, cached afterwards; the table of
-/// size `n` up to [`WHOLE_MAX_LOG`], those of the four-step's two sizes
-/// above), one column block per thread and the inverse scaling's powers
-/// (four-step), and a little bookkeeping.
-///
-/// With `lanes` (the AVX-512 IFMA four-step may run, from 2^9), the larger of that and
-/// the lane path's needs: the same stage tables plus their 52-bit-limb
-/// copies (40 bytes per 32-byte element), one buffer of eight rows per thread
-/// (`8 * n2` lane elements), and the row pass's scaling powers.
-///
-/// With `avx2` (the AVX2 lane transform may run for the sizes it takes,
-/// four-limb fields), the larger of the above and its needs: the stage
-/// table of size `n` in 29-bit limbs (72 bytes per twiddle, cached), built
-/// from a scalar table of the same size that is dropped afterwards, and
-/// the lane copy of the data (72 bytes per element).
+/// a field of `field` bytes allocates besides its data, asked of each
+/// kernel that may run: the scalar kernels' ([`whole_working_memory`] up
+/// to [`WHOLE_MAX_LOG`], [`four_step_working_memory`] above); with `lanes`
+/// (the AVX-512 IFMA four-step may run, from 2^9) the larger of that, the
+/// IFMA four-step's and the whole array's (small sizes without the lane
+/// path run as one leaf); with `avx2` (the AVX2 lane transform may run for
+/// the sizes it takes, four-limb fields) the larger of the above and its
+/// needs.
 pub(crate) fn working_memory(log_n: u32, field: usize, lanes: bool, avx2: bool) -> usize {
-    let scalar_or_ifma = working_memory_scalar_ifma(log_n, field, lanes);
-    #[cfg(target_arch = "x86_64")]
-    if avx2 && field == 32 && crate::avx2::takes(log_n) {
-        let n = 1usize << log_n;
-        let lane = 72 * n;
-        let path = (lane + n * field).max(2 * lane) + 4096;
-        return scalar_or_ifma.max(path);
-    }
-    let _ = avx2;
-    scalar_or_ifma
-}
-
-fn working_memory_scalar_ifma(log_n: u32, field: usize, lanes: bool) -> usize {
-    // A table of size m holds m - 1 twiddles in one allocation of m.
-    let table = |k: u32| (1usize << k) * field;
-    let bookkeeping = 4096;
-    let whole = table(log_n) + bookkeeping;
-    let k1 = log_n / 2;
-    let k2 = log_n - k1;
-    if log_n <= LEAF_LOG && !lanes {
-        return whole;
-    }
-    let threads = {
-        #[cfg(feature = "parallel")]
-        {
-            rayon::current_num_threads()
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            1
-        }
-    };
+    let whole = whole_working_memory(log_n, field);
     let scalar = if log_n <= WHOLE_MAX_LOG {
         whole
     } else {
-        table(k1)
-            + table(k2)
-            + threads * COLUMN_BLOCK * (1usize << k1) * field
-            + (1usize << k2) * field
-            + bookkeeping
+        four_step_working_memory(log_n, field)
     };
-    if !lanes {
-        return scalar;
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut bytes = scalar;
+        if lanes {
+            bytes = bytes
+                .max(crate::ifma::working_memory(log_n, field))
+                .max(whole);
+        }
+        if avx2 {
+            bytes = bytes.max(crate::avx2::working_memory(log_n, field).unwrap_or(0));
+        }
+        bytes
     }
-    let lane = |bytes: usize| bytes * 5 / 4;
-    let lanes_path = table(k1)
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (lanes, avx2);
+        scalar
+    }
+}
+
+/// Upper estimate of the heap bytes the in-cache and whole-array transforms
+/// of `2^log_n` elements of `field` bytes allocate: the stage table of size
+/// `n` (built in place on first use, cached afterwards; `n - 1` twiddles in
+/// one allocation of `n`) and a little bookkeeping.
+fn whole_working_memory(log_n: u32, field: usize) -> usize {
+    (1usize << log_n) * field + BOOKKEEPING
+}
+
+/// Upper estimate of the heap bytes the scalar four-step transform of
+/// `2^log_n` elements of `field` bytes allocates besides its data: the
+/// stage tables of its two sizes, one column block per thread, the inverse
+/// scaling's powers and a little bookkeeping.
+fn four_step_working_memory(log_n: u32, field: usize) -> usize {
+    // A table of size m holds m - 1 twiddles in one allocation of m.
+    let table = |k: u32| (1usize << k) * field;
+    let k1 = log_n / 2;
+    let k2 = log_n - k1;
+    table(k1)
         + table(k2)
-        + lane(table(k1) + table(k2))
-        + threads * lane(8 * (1usize << k2) * field)
-        + lane((1usize << k2) * field)
-        + bookkeeping;
-    // Small sizes without the lane path run as one leaf.
-    scalar.max(lanes_path).max(whole)
+        + threads() * COLUMN_BLOCK * (1usize << k1) * field
+        + (1usize << k2) * field
+        + BOOKKEEPING
 }
 
 /// Runs `job` on `data` (length `2^job.log_n`), natural order in and out.
@@ -391,47 +230,6 @@ fn run_leaf<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
         bitrev_permute(data);
     }
     scale_after(ar, data, job);
-}
-
-/// The coset powers `x[i] *= g^i` of a coset forward job, in parallel spans
-/// (one span, on this thread, up to [`SCALE_SPAN`] elements).
-pub(crate) fn scale_before<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
-    if let Some(g) = job.pre {
-        distribute_par::<F, A>(ar, data, F::one(), g);
-    }
-}
-
-/// The inverse scaling `x[i] *= s * o^i` of an inverse job, as
-/// [`scale_before`].
-pub(crate) fn scale_after<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
-    if let Some(p) = job.post {
-        if p.offset.is_one() {
-            for_each_chunk(data, SCALE_SPAN, |_, span| {
-                span.iter_mut().for_each(|v| *v = ar.scale(v, &p.factor))
-            });
-        } else {
-            distribute_par::<F, A>(ar, data, p.factor, p.offset);
-        }
-    }
-}
-
-/// A pointer shared by tasks that touch disjoint elements of one slice.
-#[derive(Clone, Copy)]
-pub(crate) struct Shared<E>(pub(crate) *mut E);
-// SAFETY: only used by tasks that access pairwise disjoint elements (argued
-// at each use), and `E: Send`.
-unsafe impl<E: Send> Send for Shared<E> {}
-// SAFETY: as above.
-unsafe impl<E: Send> Sync for Shared<E> {}
-
-impl<E> Shared<E> {
-    /// # Safety
-    /// `i` in bounds, and no other task accesses element `i` meanwhile.
-    #[inline(always)]
-    pub(crate) unsafe fn at(self, i: usize) -> *mut E {
-        // SAFETY: forwarded.
-        unsafe { self.0.add(i) }
-    }
 }
 
 fn run_four_step<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<F>) {
@@ -553,48 +351,6 @@ fn run_four_step<F: FftField, A: Arith<F>>(ar: &A, data: &mut [A::E], job: &Job<
     bitrev_permute_blocked(data);
 }
 
-/// In-place bit-reversal permutation of a power-of-two slice, by tiles: for
-/// `i = (hi, mid, lo)` with `TILE_BITS`-bit `hi` and `lo`, `bitrev(i) =
-/// (bitrev(lo), bitrev(mid), bitrev(hi))`, so the `2^TILE_BITS` x
-/// `2^TILE_BITS` elements sharing `mid` swap with those sharing
-/// `bitrev(mid)`: runs of contiguous elements on both sides.
-pub(crate) fn bitrev_permute_blocked<E: Copy + Send + Sync>(x: &mut [E]) {
-    let m = x.len().trailing_zeros();
-    if m < 2 * TILE_BITS + 2 {
-        bitrev_permute(x);
-        return;
-    }
-    let t = TILE_BITS;
-    let mid_bits = m - 2 * t;
-    let ptr = Shared(x.as_mut_ptr());
-    let task = |mid: usize| {
-        let rmid = bitrev(mid, mid_bits);
-        if rmid < mid {
-            return; // handled by the task of `rmid`
-        }
-        for hi in 0..1usize << t {
-            for lo in 0..1usize << t {
-                let i = (hi << (mid_bits + t)) | (mid << t) | lo;
-                let j = (bitrev(lo, t) << (mid_bits + t)) | (rmid << t) | bitrev(hi, t);
-                if mid != rmid || i < j {
-                    // SAFETY: indices with middle bits `mid` or `rmid` are
-                    // touched only by this task (pairs {mid, rmid} are disjoint).
-                    unsafe { core::ptr::swap(ptr.at(i), ptr.at(j)) };
-                }
-            }
-        }
-    };
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        (0..1usize << mid_bits).into_par_iter().for_each(task);
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        (0..1usize << mid_bits).for_each(task);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! Both compositions at the sizes where `run` picks only one of them
@@ -602,6 +358,7 @@ mod tests {
     //! every kernel there), against ark-poly, 2^13 to 2^17.
     use super::*;
     use crate::arith::{Adx, Generic, Portable};
+    use crate::job::PostScale;
     use ark_bn254::Fr;
     use ark_ff::{FftField, UniformRand};
     use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
