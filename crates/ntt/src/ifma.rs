@@ -16,7 +16,7 @@
 //! pass values are lazily reduced in `[0, 2p)`.
 //!
 //! Same algorithm, order of operations and outputs as the scalar four-step in
-//! `transform` (column DIFs with coset powers fused into the gather, the
+//! `four_step` (column DIFs with coset powers fused into the gather, the
 //! inter-pass twiddles, row DIFs with the inverse scaling fused, one blocked
 //! bit reversal); only the arithmetic is vectorised.
 
