@@ -59,19 +59,39 @@ impl KernelLevel {
     }
 
     /// Parses a `ZKACCEL_KERNEL` value (`auto` is no cap: `Ok(None)`).
-    pub fn parse(value: &str) -> Result<Option<KernelLevel>, String> {
+    pub fn parse(value: &str) -> Result<Option<KernelLevel>, ParseKernelError> {
         match value.trim().to_ascii_lowercase().as_str() {
             "" | "auto" => Ok(None),
             "portable" => Ok(Some(KernelLevel::Portable)),
             "adx" => Ok(Some(KernelLevel::Adx)),
             "avx2" => Ok(Some(KernelLevel::Avx2)),
             "ifma" => Ok(Some(KernelLevel::Ifma)),
-            other => Err(format!(
-                "{KERNEL_ENV}={other:?} is not one of portable, adx, avx2, ifma, auto: ignored"
-            )),
+            _ => Err(ParseKernelError {
+                given: value.to_string(),
+            }),
         }
     }
 }
+
+/// A `ZKACCEL_KERNEL` value that is not `portable`, `adx`, `avx2`, `ifma`
+/// or `auto` (the kernels then run uncapped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseKernelError {
+    /// The value as given.
+    pub given: String,
+}
+
+impl std::fmt::Display for ParseKernelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{KERNEL_ENV}={:?} is not one of portable, adx, avx2, ifma, auto: ignored",
+            self.given
+        )
+    }
+}
+
+impl std::error::Error for ParseKernelError {}
 
 impl std::fmt::Display for KernelLevel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -81,8 +101,8 @@ impl std::fmt::Display for KernelLevel {
 
 /// The parsed `ZKACCEL_KERNEL`, read once per process and borrowed by every
 /// detection (no copy on the tokens' path).
-fn setting() -> &'static Result<Option<KernelLevel>, String> {
-    static SETTING: OnceLock<Result<Option<KernelLevel>, String>> = OnceLock::new();
+fn setting() -> &'static Result<Option<KernelLevel>, ParseKernelError> {
+    static SETTING: OnceLock<Result<Option<KernelLevel>, ParseKernelError>> = OnceLock::new();
     SETTING.get_or_init(|| match std::env::var_os(KERNEL_ENV) {
         None => Ok(None),
         Some(v) => KernelLevel::parse(&v.to_string_lossy()),
@@ -90,9 +110,9 @@ fn setting() -> &'static Result<Option<KernelLevel>, String> {
 }
 
 /// What `ZKACCEL_KERNEL` asked for: `Ok(None)` when unset or `auto`,
-/// `Ok(Some(level))` for a cap, `Err(message)` for a value that is not
+/// `Ok(Some(level))` for a cap, the parse error for a value that is not
 /// understood (and therefore ignored). Read once per process.
-pub fn kernel_setting() -> Result<Option<KernelLevel>, String> {
+pub fn kernel_setting() -> Result<Option<KernelLevel>, ParseKernelError> {
     setting().clone()
 }
 
@@ -228,7 +248,12 @@ mod tests {
         assert_eq!(KernelLevel::parse("IFMA"), Ok(Some(KernelLevel::Ifma)));
         assert_eq!(KernelLevel::parse("AVX2"), Ok(Some(KernelLevel::Avx2)));
         let e = KernelLevel::parse("sse2").unwrap_err();
-        assert!(e.contains("ZKACCEL_KERNEL") && e.contains("sse2"), "{e}");
+        assert_eq!(e.given, "sse2");
+        let msg = e.to_string();
+        assert!(
+            msg.contains("ZKACCEL_KERNEL") && msg.contains("sse2"),
+            "{msg}"
+        );
     }
 
     #[test]

@@ -47,7 +47,7 @@ mod portable;
 pub use cache::prefetch;
 pub use kernel::{
     adx_supported, kernel_in_use, kernel_setting, kernel_summary, kernel_supported, Adx,
-    KernelLevel, KERNEL_ENV,
+    KernelLevel, ParseKernelError, KERNEL_ENV,
 };
 pub use portable::dif4_with;
 
@@ -61,7 +61,10 @@ use ark_ff::{
 ///
 /// Every method must return exactly what the arkworks operator returns; the
 /// test suite checks this against `ark_ff` on random and edge-case inputs.
-pub trait MontField: PrimeField + FftField {
+/// Sealed: its `unsafe fn`s state contracts about arkworks' Montgomery
+/// layout that only the implementation here can keep, so no other crate
+/// implements it.
+pub trait MontField: PrimeField + FftField + sealed::Sealed {
     /// `self + other`, without data-dependent branches.
     fn add_fast(&self, other: &Self) -> Self;
     /// `self - other`, without data-dependent branches.
@@ -278,6 +281,16 @@ impl Adx {
             |a, b| self.mul(a, b),
         )
     }
+}
+
+/// The seal of [`MontField`]: implemented for arkworks' Montgomery fields
+/// only, here.
+mod sealed {
+    use ark_ff::fields::models::fp::{Fp, MontBackend, MontConfig};
+
+    /// Only arkworks' `Fp<MontBackend<C, N>, N>`.
+    pub trait Sealed {}
+    impl<C: MontConfig<N>, const N: usize> Sealed for Fp<MontBackend<C, N>, N> {}
 }
 
 impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {

@@ -4,7 +4,7 @@
 //! - [`Generic`]: any `T: DomainCoeff<F>` (field elements, group elements, ...)
 //!   with its own operators; what `EvaluationDomain` promises.
 //! - [`Portable`]: `T = F` for a [`MontField`], branch-free add/sub on limbs.
-//! - [`Adx`]: as `Portable`, with the BMI2/ADX multiplication kernel; chosen
+//! - [`AdxArith`]: as `Portable`, with the BMI2/ADX multiplication kernel; chosen
 //!   at run time when the CPU and the modulus allow it.
 
 use ark_ff::FftField;
@@ -99,16 +99,16 @@ impl<F: MontField> Arith<F> for Portable {
 
 /// Field elements with the BMI2/ADX multiplication kernel (zkaccel-ff's
 /// safe token: only constructed on CPUs that support it).
-pub(crate) struct Adx(zkaccel_ff::Adx);
+pub(crate) struct AdxArith(zkaccel_ff::Adx);
 
-impl Adx {
+impl AdxArith {
     /// `Some` when this CPU supports the assembly kernel.
     pub(crate) fn new() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(Adx)
+        zkaccel_ff::Adx::detect().map(AdxArith)
     }
 }
 
-impl<F: MontField> Arith<F> for Adx {
+impl<F: MontField> Arith<F> for AdxArith {
     type E = F;
     #[inline(always)]
     fn add(&self, a: &F, b: &F) -> F {

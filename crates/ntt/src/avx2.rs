@@ -28,7 +28,7 @@ use std::sync::Arc;
 use zkaccel_ff::avx2::{self, Avx2, Consts, Lanes, Twiddles, L};
 use zkaccel_ff::MontField;
 
-use crate::arith::Adx;
+use crate::arith::AdxArith;
 use crate::job::{scale_after, scale_before, Job};
 use crate::stages::{self, Shared, BOOKKEEPING};
 use crate::twiddles::{cached, StageTwiddles};
@@ -154,7 +154,7 @@ unsafe fn dif(row: &mut [Lanes], table: &[[u64; L]], w4: &Lanes, c: &Consts) {
 }
 
 /// The whole-array transform of `data` with the lanes ([`applies`] holds).
-pub(crate) fn transform<F: MontField>(token: Avx2, adx: &Adx, data: &mut [F], job: &Job<F>) {
+pub(crate) fn transform<F: MontField>(token: Avx2, adx: &AdxArith, data: &mut [F], job: &Job<F>) {
     let c = Consts::of::<F>().expect("checked by applies");
     let n = data.len();
     let q = n / 4;

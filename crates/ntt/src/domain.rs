@@ -11,7 +11,7 @@ use ark_serialize::{
 use ark_std::io::{Read, Write};
 use core::fmt;
 
-use crate::arith::{Adx, Arith, Generic, Portable};
+use crate::arith::{AdxArith, Arith, Generic, Portable};
 use crate::field::MontField;
 use crate::job::{Job, PostScale};
 use crate::transform;
@@ -209,7 +209,7 @@ impl<F: MontField> NttDomain<F> {
             });
         }
         let job = self.job(direction);
-        let adx = Adx::new().filter(|_| F::ADX_MUL);
+        let adx = AdxArith::new().filter(|_| F::ADX_MUL);
         let lanes = lanes_available::<F>();
         let avx2 = avx2_available::<F>();
         match (kernel, adx) {
@@ -219,7 +219,7 @@ impl<F: MontField> NttDomain<F> {
             (Kernel::Ifma, _) => run_field_lanes(batch, &job),
             (Kernel::Auto, _) if lanes => run_field_lanes(batch, &job),
             (Kernel::Avx2 | Kernel::Auto, Some(adx)) if avx2 => run_field_avx2(&adx, batch, &job),
-            (Kernel::Adx | Kernel::Auto, Some(adx)) => run_batch::<F, Adx>(&adx, batch, &job),
+            (Kernel::Adx | Kernel::Auto, Some(adx)) => run_batch::<F, AdxArith>(&adx, batch, &job),
             (Kernel::Generic, _) => run_batch::<F, Generic<F>>(&Generic::new(), batch, &job),
             _ => run_batch::<F, Portable>(&Portable, batch, &job),
         }
@@ -277,7 +277,7 @@ fn avx2_available<F: MontField>() -> bool {
 
 /// [`Kernel::Avx2`]: the lane whole-array transform where it applies, the
 /// ADX kernel for the other sizes. Callers check [`avx2_available`].
-fn run_field_avx2<F: MontField>(adx: &Adx, batch: &mut [Vec<F>], job: &Job<F>) {
+fn run_field_avx2<F: MontField>(adx: &AdxArith, batch: &mut [Vec<F>], job: &Job<F>) {
     #[cfg(target_arch = "x86_64")]
     if let Some(token) = zkaccel_ff::avx2::Avx2::detect() {
         if crate::avx2::applies::<F>(job.log_n) {
@@ -287,7 +287,7 @@ fn run_field_avx2<F: MontField>(adx: &Adx, batch: &mut [Vec<F>], job: &Job<F>) {
             return;
         }
     }
-    run_batch::<F, Adx>(adx, batch, job)
+    run_batch::<F, AdxArith>(adx, batch, job)
 }
 
 /// [`Kernel::Ifma`]: the lane four-step where it applies, the best scalar
@@ -302,8 +302,8 @@ fn run_field_lanes<F: MontField>(batch: &mut [Vec<F>], job: &Job<F>) {
             return;
         }
     }
-    match Adx::new().filter(|_| F::ADX_MUL) {
-        Some(adx) => run_batch::<F, Adx>(&adx, batch, job),
+    match AdxArith::new().filter(|_| F::ADX_MUL) {
+        Some(adx) => run_batch::<F, AdxArith>(&adx, batch, job),
         None => run_batch::<F, Portable>(&Portable, batch, job),
     }
 }

@@ -83,7 +83,7 @@ mod tests {
     //! (the four-step runs above 2^WHOLE_MAX_LOG in use, too large to test
     //! every kernel there), against ark-poly, 2^13 to 2^17.
     use super::*;
-    use crate::arith::{Adx, Generic, Portable};
+    use crate::arith::{AdxArith, Generic, Portable};
     use crate::job::PostScale;
     use ark_bn254::Fr;
     use ark_ff::{FftField, UniformRand};
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn four_step_and_whole_array_agree_with_ark_poly() {
-        match Adx::new() {
+        match AdxArith::new() {
             Some(adx) => check(&adx, "adx"),
             None => {
                 use std::io::Write;
