@@ -16,14 +16,16 @@
 //! never in memory twice: at 2^20 constraints the prover's peak is that of
 //! rapidsnark, which uses its mapped key in place.
 
+mod points;
+
 use crate::binfile::{BinWriter, Cursor, SeekFile};
 use crate::coefs::{constraints_of, entry_ids, ids_in_range, mapped_coefficients, msg, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
-use crate::points::{in_place, packed_reads, same_layout, InPlace, Points, PointsKind, ZkeyMap};
-use ark_ec::{AffineRepr, CurveGroup};
+use crate::points::{Points, PointsKind, ZkeyMap};
 use ark_ff::{BigInt, Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
+use points::{in_place_for, section_points, CHUNK_BYTES};
 use rayon::prelude::*;
 use std::io::{Read, Seek};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -277,170 +279,6 @@ fn protocol<R: Read + Seek>(file: &mut SeekFile<R>) -> Result<(), CircomError> {
     })
 }
 
-/// Bytes read and decoded at a time from a large section: small enough to
-/// stay in cache beside its decoded points, large enough to feed every
-/// thread.
-const CHUNK_BYTES: usize = 4 << 20;
-
-/// Decodes section `id`, `count` points of `size` bytes, in chunks, each
-/// decoded in parallel straight into the result (no copy of the section,
-/// no intermediate vector; the threads that decode also first touch the
-/// result's pages) while the next chunk is read. `zero` stands in for a
-/// point that does not decode, which is then an error.
-#[allow(clippy::too_many_arguments)]
-fn points<T: Copy + Send + Sync, R: Read + Seek + Send>(
-    file: &mut SeekFile<R>,
-    id: u32,
-    what: &'static str,
-    count: usize,
-    size: usize,
-    zero: T,
-    decode: impl Fn(&[u8]) -> Option<T> + Sync + Send,
-    valid: Option<fn(&T) -> bool>,
-) -> Result<Vec<T>, CircomError> {
-    let mut s = file.open(id, what)?;
-    expect_points(&s, what, count, size)?;
-    let why = why_bad(valid.is_some());
-    let mut out = Vec::with_capacity(count);
-    let bad = AtomicUsize::new(usize::MAX);
-    s.for_each_chunk(count, size, CHUNK_BYTES / size, |done, chunk| {
-        out.par_extend(chunk.par_chunks_exact(size).enumerate().map(|(i, b)| {
-            decode(b)
-                .filter(|p| valid.is_none_or(|v| v(p)))
-                .unwrap_or_else(|| {
-                    bad.fetch_min(done + i, Ordering::Relaxed);
-                    zero
-                })
-        }));
-        match bad.load(Ordering::Relaxed) {
-            usize::MAX => Ok(()),
-            i => Err(format!("{what} point {i}: {why}")),
-        }
-    })?;
-    Ok(out)
-}
-
-/// Checks that the rest of section `s` is `count` points of `size` bytes;
-/// returns their byte length.
-fn expect_points<R: Read + Seek>(
-    s: &crate::binfile::Section<'_, R>,
-    what: &str,
-    count: usize,
-    size: usize,
-) -> Result<usize, CircomError> {
-    let bytes = count
-        .checked_mul(size)
-        .ok_or_else(|| s.err(format!("{count} {what} points overflow")))?;
-    s.expect_rest(
-        bytes as u64,
-        &format!("{count} {what} points of {size} bytes"),
-    )?;
-    Ok(bytes)
-}
-
-/// What a point that fails to decode (or, with `checked`, to validate) is
-/// reported as.
-fn why_bad(checked: bool) -> &'static str {
-    if checked {
-        "a coordinate not below the modulus, or not on the curve or not in the subgroup"
-    } else {
-        "a coordinate not below the modulus"
-    }
-}
-
-/// Section `id`'s points: where `map` holds the file, checked and used in
-/// place as `how` allows ([`in_place`]), else decoded from the mapped bytes
-/// in parallel; without a map, read in chunks ([`points`]).
-#[allow(clippy::too_many_arguments)]
-fn section_points<T: Copy + Send + Sync, R: Read + Seek + Send>(
-    file: &mut SeekFile<R>,
-    map: Option<&ZkeyMap>,
-    how: InPlace,
-    id: u32,
-    what: &'static str,
-    count: usize,
-    size: usize,
-    zero: T,
-    decode: impl Fn(&[u8]) -> Option<T> + Sync + Send,
-    valid: Option<fn(&T) -> bool>,
-) -> Result<Points<T>, CircomError> {
-    let Some(map) = map else {
-        return points(file, id, what, count, size, zero, decode, valid).map(Points::Owned);
-    };
-    let s = file.open(id, what)?;
-    let len = expect_points(&s, what, count, size)?;
-    let start = s.file_range().0 as usize;
-    let bytes = &map.bytes()[start..start + len];
-    let ok = |b: &[u8]| decode(b).filter(|p| valid.is_none_or(|v| v(p)));
-    let bad = |i: usize| s.err(format!("{what} point {i}: {}", why_bad(valid.is_some())));
-    if let Some(p) = in_place::<T>(map, start, count, size, how) {
-        // Every point checked (in parallel; this also reads the pages in).
-        return match bytes
-            .par_chunks_exact(size)
-            .position_first(|b| ok(b).is_none())
-        {
-            Some(i) => Err(bad(i)),
-            None => Ok(p),
-        };
-    }
-    let first_bad = AtomicUsize::new(usize::MAX);
-    let mut out = Vec::with_capacity(count);
-    out.par_extend(bytes.par_chunks_exact(size).enumerate().map(|(i, b)| {
-        ok(b).unwrap_or_else(|| {
-            first_bad.fetch_min(i, Ordering::Relaxed);
-            zero
-        })
-    }));
-    map.release(start, len);
-    match first_bad.into_inner() {
-        usize::MAX => Ok(Points::Owned(out)),
-        i => Err(bad(i)),
-    }
-}
-
-/// How G1's and G2's sections may be used in place ([`InPlace`]): viewed
-/// where `E`'s affine points are, in memory, snarkjs' encoding of them;
-/// read through [`zkaccel_cpu::PackedBases`] where it reads that encoding
-/// as the same points, unless [`ZkeyOptions::decode_unaligned`] or
-/// `ZKACCEL_ZKEY_PACKED=0` (both checked on the generators, their doubles
-/// and negatives, and infinity).
-fn in_place_for<E: CircomCurve>(opts: ZkeyOptions) -> (InPlace, InPlace) {
-    fn samples<A: AffineRepr>() -> [A; 4] {
-        let g = A::generator();
-        [g, (g + g).into_affine(), -g, A::zero()]
-    }
-    let packed =
-        !opts.decode_unaligned && std::env::var("ZKACCEL_ZKEY_PACKED").map_or(true, |v| v != "0");
-    let (s1, s2) = (samples::<E::G1Affine>(), samples::<E::G2Affine>());
-    let (n1, n2) = (2 * E::N8Q, 4 * E::N8Q);
-    (
-        InPlace {
-            view: same_layout(&s1, E::g1_to_mont, n1),
-            packed: packed && packed_reads(&s1, E::g1_to_mont, n1, E::g1_bases),
-        },
-        InPlace {
-            view: same_layout(&s2, E::g2_to_mont, n2),
-            packed: packed && packed_reads(&s2, E::g2_to_mont, n2, E::g2_bases),
-        },
-    )
-}
-
-/// One point of the header, `what` of group `group`: decoded and, where
-/// `valid` is given, checked.
-fn point<T>(
-    c: &mut Cursor<'_>,
-    size: usize,
-    what: &str,
-    group: &str,
-    decode: impl Fn(&[u8]) -> Option<T>,
-    valid: Option<fn(&T) -> bool>,
-) -> Result<T, CircomError> {
-    let b = c.bytes(size)?;
-    decode(b)
-        .filter(|p| valid.is_none_or(|v| v(p)))
-        .ok_or_else(|| c.err(format!("{what} is not a valid {group} point")))
-}
-
 /// Reads a Groth16 zkey of curve `E` from its bytes.
 pub fn read_zkey<E: CircomCurve>(bytes: &[u8], opts: ZkeyOptions) -> Result<Zkey<E>, CircomError> {
     read_zkey_from(std::io::Cursor::new(bytes), opts)
@@ -524,17 +362,14 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
             "domainSize = {domain_size} is not a power of two below 2^{two_adicity}"
         )));
     }
-    let g1_size = 2 * E::N8Q;
-    let g2_size = 4 * E::N8Q;
     let check = opts.check_points;
-    let v1 = check.then_some(E::g1_valid as fn(&E::G1Affine) -> bool);
-    let v2 = check.then_some(E::g2_valid as fn(&E::G2Affine) -> bool);
-    let alpha_g1 = point(&mut h, g1_size, "alpha1", "G1", E::g1_from_mont, v1)?;
-    let beta_g1 = point(&mut h, g1_size, "beta1", "G1", E::g1_from_mont, v1)?;
-    let beta_g2 = point(&mut h, g2_size, "beta2", "G2", E::g2_from_mont, v2)?;
-    let gamma_g2 = point(&mut h, g2_size, "gamma2", "G2", E::g2_from_mont, v2)?;
-    let delta_g1 = point(&mut h, g1_size, "delta1", "G1", E::g1_from_mont, v1)?;
-    let delta_g2 = point(&mut h, g2_size, "delta2", "G2", E::g2_from_mont, v2)?;
+    let (p1, p2) = (points::g1::<E>(check), points::g2::<E>(check));
+    let alpha_g1 = p1.header_point(&mut h, "alpha1")?;
+    let beta_g1 = p1.header_point(&mut h, "beta1")?;
+    let beta_g2 = p2.header_point(&mut h, "beta2")?;
+    let gamma_g2 = p2.header_point(&mut h, "gamma2")?;
+    let delta_g1 = p1.header_point(&mut h, "delta1")?;
+    let delta_g2 = p2.header_point(&mut h, "delta2")?;
     h.finish()?;
 
     let header = ZkeyHeader {
@@ -543,11 +378,11 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
         n_public,
         domain_size,
     };
-    let z1 = E::G1Affine::zero();
-    let (how_g1, how_g2) = map.map_or_else(Default::default, |_| in_place_for::<E>(opts));
+    let (how_g1, how_g2) = map.map_or_else(Default::default, |_| {
+        in_place_for::<E>(opts.decode_unaligned)
+    });
     let mut g1 = |id: u32, name: &'static str, count: usize| {
-        let d = E::g1_from_mont;
-        section_points(&mut file, map, how_g1, id, name, count, g1_size, z1, d, v1)
+        section_points(&mut file, map, how_g1, id, name, count, &p1)
     };
     let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
     let a_query = g1(5, "PointsA", n_vars)?;
@@ -556,18 +391,7 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     // H first among the domain-sized parts: its length, checked against
     // the file's, bounds domainSize before the coefficients use it.
     let h_query = g1(9, "PointsH", domain_size)?;
-    let b_g2_query = section_points(
-        &mut file,
-        map,
-        how_g2,
-        7,
-        "PointsB2",
-        n_vars,
-        g2_size,
-        E::G2Affine::zero(),
-        E::g2_from_mont,
-        v2,
-    )?;
+    let b_g2_query = section_points(&mut file, map, how_g2, 7, "PointsB2", n_vars, &p2)?;
     let mapped = match map {
         Some(map) => {
             let (c, count) = open_coefficients::<E, _>(&mut file)?;
@@ -888,53 +712,18 @@ impl ToBytesLeVec for BigInt<4> {
 
 #[cfg(test)]
 mod tests {
-    //! Sections longer than one chunk ([`CHUNK_BYTES`]), whose errors must
-    //! name the index in the section, not in the chunk.
+    //! A coefficient section longer than one chunk ([`CHUNK_BYTES`]), whose
+    //! errors must name the index in the section, not in the chunk.
     use super::*;
     use crate::binfile::BinWriter;
     use crate::coefs::COEF_TASK;
-    use ark_bn254::{Bn254, Fr, G1Affine};
+    use ark_bn254::{Bn254, Fr};
 
     /// A container holding section `id` with `body`, opened for reading.
     fn container(id: u32, body: &[u8]) -> SeekFile<std::io::Cursor<Vec<u8>>> {
         let mut w = BinWriter::new(MAGIC, 1, 1);
         w.section(id, body);
         SeekFile::scan(std::io::Cursor::new(w.buf), FileKind::Zkey, MAGIC, 1).unwrap()
-    }
-
-    #[test]
-    fn points_past_the_first_chunk_are_named_by_their_index() {
-        let per_chunk = CHUNK_BYTES / 64;
-        let count = 2 * per_chunk + 3;
-        // All at infinity (zero coordinates), but one: its x is the modulus.
-        let mut body = vec![0u8; count * 64];
-        let z = G1Affine::identity();
-        let read = |b: &[u8]| {
-            points(
-                &mut container(5, b),
-                5,
-                "PointsA",
-                count,
-                64,
-                z,
-                Bn254::g1_from_mont,
-                None,
-            )
-        };
-        let ok = read(&body).unwrap();
-        assert_eq!(ok.len(), count);
-        assert!(ok.iter().all(|p| p.is_zero()));
-        for bad in [per_chunk - 1, per_chunk, 2 * per_chunk + 2] {
-            let mut b = body.clone();
-            b[bad * 64..bad * 64 + 32].copy_from_slice(&Bn254::q_le());
-            let e = read(&b).unwrap_err().to_string();
-            assert!(e.contains(&format!("PointsA point {bad}:")), "{e}");
-        }
-        // The first bad point is named when two chunks hold one each.
-        body[(per_chunk + 5) * 64..(per_chunk + 5) * 64 + 32].copy_from_slice(&Bn254::q_le());
-        body[7 * 64 + 32..8 * 64].copy_from_slice(&Bn254::q_le());
-        let e = read(&body).unwrap_err().to_string();
-        assert!(e.contains("PointsA point 7:"), "{e}");
     }
 
     /// Section 4's body (count, then entries) holding `entries`
