@@ -16,25 +16,25 @@
 //! never in memory twice: at 2^20 constraints the prover's peak is that of
 //! rapidsnark, which uses its mapped key in place.
 
+mod header;
 mod points;
 
-use crate::binfile::{BinWriter, Cursor, SeekFile};
+pub use header::ZkeyHeader;
+
+use crate::binfile::{BinWriter, SeekFile};
 use crate::coefs::{constraints_of, entry_ids, ids_in_range, mapped_coefficients, msg, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
 use crate::points::{Points, PointsKind, ZkeyMap};
-use ark_ff::{BigInt, Field, PrimeField};
+use ark_ff::{Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
-use points::{in_place_for, section_points, CHUNK_BYTES};
+use header::{ToBytesLeVec, GROTH16, MAGIC};
+use points::{section_points, CHUNK_BYTES};
 use rayon::prelude::*;
 use std::io::{Read, Seek};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use zkaccel_cpu::BaseSlice;
 use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, ProvingKeyRef, Qap};
-
-const MAGIC: &[u8; 4] = b"zkey";
-/// snarkjs' protocol ids in section 1.
-const GROTH16: u32 = 1;
 
 /// How much to trust a key's points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,20 +50,6 @@ pub struct ZkeyOptions {
     /// variable `ZKACCEL_ZKEY_PACKED=0` turns it on too, so that one binary
     /// can measure both.
     pub decode_unaligned: bool,
-}
-
-/// The numbers of a Groth16 zkey's header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ZkeyHeader {
-    /// The curve (from the base field's modulus).
-    pub curve: Curve,
-    /// Number of signals (wires), the leading one included.
-    pub n_vars: usize,
-    /// Number of public signals (outputs and public inputs), the leading
-    /// one excluded.
-    pub n_public: usize,
-    /// The evaluation domain's size.
-    pub domain_size: usize,
 }
 
 /// A decoded Groth16 zkey: arkworks' key, and the circuit's A and B
@@ -251,32 +237,7 @@ pub fn zkey_curve(bytes: &[u8]) -> Result<Curve, CircomError> {
 /// [`zkey_curve`] from a seekable reader (reads the header only).
 pub fn zkey_curve_from(reader: impl Read + Seek) -> Result<Curve, CircomError> {
     let mut file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
-    protocol(&mut file)?;
-    let hb = file.read_whole(2, "Groth16 header")?;
-    let mut h = Cursor::new(&hb, FileKind::Zkey, "Groth16 header");
-    let n8q = h.u32()? as usize;
-    let q = h.bytes(n8q)?;
-    Curve::from_q(q).ok_or_else(|| CircomError::Unsupported {
-        file: FileKind::Zkey,
-        msg: "the header's base-field modulus is neither bn128's nor bls12381's".into(),
-    })
-}
-
-fn protocol<R: Read + Seek>(file: &mut SeekFile<R>) -> Result<(), CircomError> {
-    let b = file.read_whole(1, "protocol")?;
-    let mut s = Cursor::new(&b, FileKind::Zkey, "protocol");
-    let p = s.u32()?;
-    s.finish()?;
-    let name = match p {
-        GROTH16 => return Ok(()),
-        2 => "plonk",
-        10 => "fflonk",
-        _ => "unknown",
-    };
-    Err(CircomError::Unsupported {
-        file: FileKind::Zkey,
-        msg: format!("protocol {p} ({name}); only Groth16 (1) is proved here"),
-    })
+    header::read_curve(&mut file)
 }
 
 /// Reads a Groth16 zkey of curve `E` from its bytes.
@@ -321,77 +282,9 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     map: Option<&ZkeyMap>,
     opts: ZkeyOptions,
 ) -> Result<ProverKey<E>, CircomError> {
-    protocol(&mut file)?;
-
-    // Header.
-    let hb = file.read_whole(2, "Groth16 header")?;
-    let mut h = Cursor::new(&hb, FileKind::Zkey, "Groth16 header");
-    let n8q = h.u32()? as usize;
-    let q = h.bytes(n8q)?.to_vec();
-    let curve = Curve::from_q(&q).ok_or_else(|| CircomError::Unsupported {
-        file: FileKind::Zkey,
-        msg: "the header's base-field modulus is neither bn128's nor bls12381's".into(),
-    })?;
-    if curve.name() != E::NAME || n8q != E::N8Q {
-        return Err(CircomError::Mismatch(format!(
-            "the zkey is for {}, the prover for {}",
-            curve.name(),
-            E::NAME
-        )));
-    }
-    let n8r = h.u32()? as usize;
-    if n8r != E::N8R {
-        return Err(h.err(format!("n8r is {n8r}, {} has {}", E::NAME, E::N8R)));
-    }
-    let r = h.bytes(n8r)?;
-    if r != <E::Fr as PrimeField>::MODULUS.to_bytes_le_vec() {
-        return Err(h.err(format!("the scalar modulus r is not {}'s", E::NAME)));
-    }
-    let n_vars = h.u32()? as usize;
-    let n_public = h.u32()? as usize;
-    let domain_size = h.u32()? as usize;
-    if n_vars < n_public + 1 {
-        return Err(h.err(format!(
-            "nVars = {n_vars} is less than nPublic + 1 = {}",
-            n_public + 1
-        )));
-    }
-    let two_adicity = <E::Fr as ark_ff::FftField>::TWO_ADICITY;
-    if !domain_size.is_power_of_two() || domain_size.trailing_zeros() >= two_adicity {
-        return Err(h.err(format!(
-            "domainSize = {domain_size} is not a power of two below 2^{two_adicity}"
-        )));
-    }
-    let check = opts.check_points;
-    let (p1, p2) = (points::g1::<E>(check), points::g2::<E>(check));
-    let alpha_g1 = p1.header_point(&mut h, "alpha1")?;
-    let beta_g1 = p1.header_point(&mut h, "beta1")?;
-    let beta_g2 = p2.header_point(&mut h, "beta2")?;
-    let gamma_g2 = p2.header_point(&mut h, "gamma2")?;
-    let delta_g1 = p1.header_point(&mut h, "delta1")?;
-    let delta_g2 = p2.header_point(&mut h, "delta2")?;
-    h.finish()?;
-
-    let header = ZkeyHeader {
-        curve,
-        n_vars,
-        n_public,
-        domain_size,
-    };
-    let (how_g1, how_g2) = map.map_or_else(Default::default, |_| {
-        in_place_for::<E>(opts.decode_unaligned)
-    });
-    let mut g1 = |id: u32, name: &'static str, count: usize| {
-        section_points(&mut file, map, how_g1, id, name, count, &p1)
-    };
-    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
-    let a_query = g1(5, "PointsA", n_vars)?;
-    let b_g1_query = g1(6, "PointsB1", n_vars)?;
-    let l_query = g1(8, "PointsC", n_vars - n_public - 1)?;
-    // H first among the domain-sized parts: its length, checked against
-    // the file's, bounds domainSize before the coefficients use it.
-    let h_query = g1(9, "PointsH", domain_size)?;
-    let b_g2_query = section_points(&mut file, map, how_g2, 7, "PointsB2", n_vars, &p2)?;
+    header::protocol(&mut file)?;
+    let (header, hp) = header::read_header::<E, _>(&mut file, opts.check_points)?;
+    let q = query_points::<E, _>(&mut file, map, opts, &header)?;
     let mapped = match map {
         Some(map) => {
             let (c, count) = open_coefficients::<E, _>(&mut file)?;
@@ -410,21 +303,68 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     Ok(ProverKey {
         header,
         vk: VerifyingKey {
-            alpha_g1,
-            beta_g2,
-            gamma_g2,
-            delta_g2,
-            gamma_abc_g1,
+            alpha_g1: hp.alpha_g1,
+            beta_g2: hp.beta_g2,
+            gamma_g2: hp.gamma_g2,
+            delta_g2: hp.delta_g2,
+            gamma_abc_g1: q.gamma_abc_g1,
         },
-        beta_g1,
-        delta_g1,
+        beta_g1: hp.beta_g1,
+        delta_g1: hp.delta_g1,
+        a_query: q.a_query,
+        b_g1_query: q.b_g1_query,
+        b_g2_query: q.b_g2_query,
+        h_query: q.h_query,
+        l_query: q.l_query,
+        matrices,
+        num_constraints,
+    })
+}
+
+/// The point sections' contents: IC, and each query where it lies or
+/// decoded.
+struct Queries<E: CircomCurve> {
+    gamma_abc_g1: Vec<E::G1Affine>,
+    a_query: Points<E::G1Affine>,
+    b_g1_query: Points<E::G1Affine>,
+    b_g2_query: Points<E::G2Affine>,
+    h_query: Points<E::G1Affine>,
+    l_query: Points<E::G1Affine>,
+}
+
+/// Sections 3 (IC) and 5 to 9 (the queries A, B1, B2, C, H), their lengths
+/// from the header; with `map`, each used in place where
+/// [`points::in_place_for`] allows.
+fn query_points<E: CircomCurve, R: Read + Seek + Send>(
+    file: &mut SeekFile<R>,
+    map: Option<&ZkeyMap>,
+    opts: ZkeyOptions,
+    header: &ZkeyHeader,
+) -> Result<Queries<E>, CircomError> {
+    let (n_vars, n_public) = (header.n_vars, header.n_public);
+    let check = opts.check_points;
+    let (dec_g1, dec_g2) = (points::g1::<E>(check), points::g2::<E>(check));
+    let (how_g1, how_g2) = map.map_or_else(Default::default, |_| {
+        points::in_place_for::<E>(opts.decode_unaligned)
+    });
+    let mut g1 = |id: u32, name: &'static str, count: usize| {
+        section_points(file, map, how_g1, id, name, count, &dec_g1)
+    };
+    let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
+    let a_query = g1(5, "PointsA", n_vars)?;
+    let b_g1_query = g1(6, "PointsB1", n_vars)?;
+    let l_query = g1(8, "PointsC", n_vars - n_public - 1)?;
+    // H first among the domain-sized parts: its length, checked against
+    // the file's, bounds domainSize before the coefficients use it.
+    let h_query = g1(9, "PointsH", header.domain_size)?;
+    let b_g2_query = section_points(file, map, how_g2, 7, "PointsB2", n_vars, &dec_g2)?;
+    Ok(Queries {
+        gamma_abc_g1,
         a_query,
         b_g1_query,
         b_g2_query,
         h_query,
         l_query,
-        matrices,
-        num_constraints,
     })
 }
 
@@ -697,17 +637,6 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
     mpc.extend_from_slice(&0u32.to_le_bytes());
     w.section(10, &mpc);
     Ok(w.buf)
-}
-
-/// Little-endian bytes of a modulus.
-trait ToBytesLeVec {
-    fn to_bytes_le_vec(&self) -> Vec<u8>;
-}
-
-impl ToBytesLeVec for BigInt<4> {
-    fn to_bytes_le_vec(&self) -> Vec<u8> {
-        ark_ff::BigInteger::to_bytes_le(self)
-    }
 }
 
 #[cfg(test)]
