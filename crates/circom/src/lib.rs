@@ -42,7 +42,6 @@
 #![deny(unsafe_code)]
 
 mod binfile;
-mod coefs;
 mod curve;
 mod error;
 mod export;
@@ -53,7 +52,6 @@ mod r1cs;
 mod wtns;
 mod zkey;
 
-pub use coefs::KeyMatrix;
 pub use curve::{CircomCurve, Curve};
 pub use error::{CircomError, FileKind};
 pub use export::{export_circuit, setup_r1cs, Exported, R1csCircuit};
@@ -68,6 +66,6 @@ pub use wtns::{read_wtns, write_wtns};
 pub use zkaccel_groth16::CircomReduction;
 pub use zkaccel_groth16::{ConstraintMatrix, CsrMatrix};
 pub use zkey::{
-    map_zkey, read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, ProverKey, Zkey,
-    ZkeyHeader, ZkeyOptions,
+    map_zkey, read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, KeyMatrix,
+    ProverKey, Zkey, ZkeyHeader, ZkeyOptions,
 };

@@ -16,23 +16,23 @@
 //! never in memory twice: at 2^20 constraints the prover's peak is that of
 //! rapidsnark, which uses its mapped key in place.
 
+mod coefficients;
 mod header;
 mod points;
 
+pub use coefficients::KeyMatrix;
 pub use header::ZkeyHeader;
 
 use crate::binfile::{BinWriter, SeekFile};
-use crate::coefs::{constraints_of, entry_ids, ids_in_range, mapped_coefficients, msg, KeyMatrix};
 use crate::curve::{fr_to_le, CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
 use crate::points::{Points, PointsKind, ZkeyMap};
 use ark_ff::{Field, PrimeField};
 use ark_groth16::{ProvingKey, VerifyingKey};
+use coefficients::r_inverse;
 use header::{ToBytesLeVec, GROTH16, MAGIC};
-use points::{section_points, CHUNK_BYTES};
-use rayon::prelude::*;
+use points::section_points;
 use std::io::{Read, Seek};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use zkaccel_cpu::BaseSlice;
 use zkaccel_groth16::{ConstraintMatrix, CsrMatrix, ProvingKeyRef, Qap};
 
@@ -285,21 +285,7 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     header::protocol(&mut file)?;
     let (header, hp) = header::read_header::<E, _>(&mut file, opts.check_points)?;
     let q = query_points::<E, _>(&mut file, map, opts, &header)?;
-    let mapped = match map {
-        Some(map) => {
-            let (c, count) = open_coefficients::<E, _>(&mut file)?;
-            let start = c.file_range().0 as usize;
-            mapped_coefficients::<E>(map, start, count, &header, |m| c.err(m))?
-        }
-        None => None,
-    };
-    let (matrices, num_constraints) = match mapped {
-        Some(m) => m,
-        None => {
-            let (m, n) = coefficients::<E, _>(&mut file, &header)?;
-            (m.map(KeyMatrix::from), n)
-        }
-    };
+    let (matrices, num_constraints) = coefficients::read_matrices::<E, _>(&mut file, map, &header)?;
     Ok(ProverKey {
         header,
         vk: VerifyingKey {
@@ -366,140 +352,6 @@ fn query_points<E: CircomCurve, R: Read + Seek + Send>(
         h_query,
         l_query,
     })
-}
-
-/// `n` copies of `x`, written in parallel: both threads take the
-/// first-touch page faults (`vec![x; n]` leaves them all to one thread, or,
-/// for zeros, to the first writer).
-pub(crate) fn filled<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(n);
-    v.par_extend(rayon::iter::repeat_n(x, n));
-    v
-}
-
-/// `R^-1` in the scalar field (`R = 2^256`, the Montgomery radix).
-pub(crate) fn r_inverse<F: PrimeField>() -> F {
-    F::from(2u64)
-        .pow([256u64])
-        .inverse()
-        .expect("2 is invertible in an odd prime field")
-}
-
-/// Section 4 opened at its first entry, its length checked against the
-/// number of entries it starts with; and that number.
-fn open_coefficients<E: CircomCurve, R: Read + Seek>(
-    file: &mut SeekFile<R>,
-) -> Result<(crate::binfile::Section<'_, R>, usize), CircomError> {
-    let mut c = file.open(4, "Coefs")?;
-    let count = c.u32()? as usize;
-    let entry = 12 + E::N8R;
-    c.expect_rest(
-        (count as u64) * entry as u64,
-        &format!("{count} coefficients of {entry} bytes"),
-    )?;
-    Ok((c, count))
-}
-
-/// Section 4: the A and B coefficients, read twice in chunks (once to
-/// check the indices and count each row's entries, once to place them)
-/// into compressed rows; the public-input rows snarkjs appends are checked
-/// and dropped.
-#[allow(clippy::type_complexity)]
-fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
-    file: &mut SeekFile<R>,
-    header: &ZkeyHeader,
-) -> Result<([CsrMatrix<E::ScalarField>; 2], usize), CircomError> {
-    let (mut c, count) = open_coefficients::<E, _>(file)?;
-    let entry = 12 + E::N8R;
-    let data_start = c.position();
-    let per_chunk = CHUNK_BYTES / entry;
-    let (domain_size, n_public) = (header.domain_size, header.n_public);
-
-    // Pass 1: every index in range, the entries of each row counted.
-    let mut counts = [vec![0u32; domain_size], vec![0u32; domain_size]];
-    let mut max_row = None::<usize>;
-    c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
-        for (i, b) in (first..).zip(chunk.chunks_exact(entry)) {
-            let (m, row, signal) = entry_ids(b);
-            if !ids_in_range((m, row, signal), header) {
-                return Err(msg::bad_ids(i, (m, row, signal), header));
-            }
-            counts[m as usize][row] += 1;
-            max_row = max_row.max(Some(row));
-        }
-        Ok(())
-    })?;
-
-    let num_constraints = constraints_of(max_row, header).map_err(|m| c.err(m))?;
-    // Row starts of the constraint rows; `counts` becomes each row's fill.
-    let starts = counts.each_mut().map(|cnt| {
-        let mut starts = Vec::with_capacity(num_constraints + 1);
-        let mut at = 0usize;
-        starts.push(0);
-        for n in &mut cnt[..num_constraints] {
-            at += *n as usize;
-            starts.push(at);
-            *n = 0;
-        }
-        starts
-    });
-    let zero = <E::Fr as ark_ff::Zero>::zero();
-    let mut columns = starts.each_ref().map(|s| filled(s[num_constraints], 0u32));
-    let mut values = starts.each_ref().map(|s| filled(s[num_constraints], zero));
-
-    // Pass 2: the values, placed in their rows in file order. A value `v`
-    // is stored as the integer `c = v R^2`; read as a Montgomery form, `c`
-    // is the element `c R^-1 = v R`, so one multiplication by `R^-1` gives
-    // `v` (in parallel, into a buffer reused by every chunk).
-    let r_inv = r_inverse::<E::Fr>();
-    let mut input_rows = vec![false; n_public + 1];
-    let mut vals = Vec::with_capacity(per_chunk.min(count));
-    c.seek_to(data_start)?;
-    c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
-        let bad = AtomicUsize::new(usize::MAX);
-        vals.clear();
-        vals.par_extend(chunk.par_chunks_exact(entry).enumerate().map(|(i, b)| {
-            E::fr_from_mont(&b[12..]).map_or_else(
-                || {
-                    bad.fetch_min(i, Ordering::Relaxed);
-                    zero
-                },
-                |v| v * r_inv,
-            )
-        }));
-        let bad = bad.into_inner();
-        for (k, (b, &v)) in chunk.chunks_exact(entry).zip(&vals).enumerate() {
-            let (m, row, signal) = entry_ids(b);
-            let i = first + k;
-            if k == bad {
-                return Err(msg::bad_value(i, (m, row, signal)));
-            }
-            if row < num_constraints {
-                let m = m as usize;
-                let at = starts[m][row] + counts[m][row] as usize;
-                counts[m][row] += 1;
-                columns[m][at] = signal as u32;
-                values[m][at] = v;
-            } else {
-                let s = row - num_constraints;
-                if m != 0 || signal != s || v != E::Fr::ONE || input_rows[s] {
-                    return Err(msg::public_row(i, (m, row, signal), num_constraints));
-                }
-                input_rows[s] = true;
-            }
-        }
-        Ok(())
-    })?;
-    if let Some(s) = input_rows.iter().position(|&seen| !seen) {
-        return Err(c.err(msg::missing_public_row(num_constraints, s)));
-    }
-    let [sa, sb] = starts;
-    let [ca, cb] = columns;
-    let [va, vb] = values;
-    let csr = |s, c, v| {
-        CsrMatrix::from_parts(s, c, v).map_err(|e| CircomError::format(FileKind::Zkey, e))
-    };
-    Ok(([csr(sa, ca, va)?, csr(sb, cb, vb)?], num_constraints))
 }
 
 /// Writes a Groth16 zkey that snarkjs and rapidsnark prove with, from an
@@ -637,140 +489,4 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
     mpc.extend_from_slice(&0u32.to_le_bytes());
     w.section(10, &mpc);
     Ok(w.buf)
-}
-
-#[cfg(test)]
-mod tests {
-    //! A coefficient section longer than one chunk ([`CHUNK_BYTES`]), whose
-    //! errors must name the index in the section, not in the chunk.
-    use super::*;
-    use crate::binfile::BinWriter;
-    use crate::coefs::COEF_TASK;
-    use ark_bn254::{Bn254, Fr};
-
-    /// A container holding section `id` with `body`, opened for reading.
-    fn container(id: u32, body: &[u8]) -> SeekFile<std::io::Cursor<Vec<u8>>> {
-        let mut w = BinWriter::new(MAGIC, 1, 1);
-        w.section(id, body);
-        SeekFile::scan(std::io::Cursor::new(w.buf), FileKind::Zkey, MAGIC, 1).unwrap()
-    }
-
-    /// Section 4's body (count, then entries) holding `entries`
-    /// (matrix, row, signal, value); entry `bad`'s value is not below r.
-    fn body_of(entries: &[(u32, u32, u32, Fr)], bad: Option<usize>) -> Vec<u8> {
-        // The file holds the integer v R^2; fr_to_le writes a plain integer.
-        let r2 = Fr::from(2u64).pow([512u64]);
-        let mut b = (entries.len() as u32).to_le_bytes().to_vec();
-        for (i, &(m, row, s, v)) in entries.iter().enumerate() {
-            for x in [m, row, s] {
-                b.extend_from_slice(&x.to_le_bytes());
-            }
-            match bad == Some(i) {
-                true => b.extend_from_slice(&[0xff; 32]),
-                false => fr_to_le(&(v * r2), &mut b),
-            }
-        }
-        b
-    }
-
-    /// The mapped reader on section 4's body `b`: `None` where it leaves
-    /// the section to the general reader; its matrices decoded to compare.
-    #[allow(clippy::type_complexity)]
-    fn mapped_csr(
-        b: &[u8],
-        header: &ZkeyHeader,
-    ) -> Result<Option<([CsrMatrix<Fr>; 2], usize)>, CircomError> {
-        let count = u32::from_le_bytes(b[..4].try_into().unwrap()) as usize;
-        let map = ZkeyMap::from_bytes(b);
-        let err = |m: String| CircomError::format(FileKind::Zkey, m);
-        let read = mapped_coefficients::<Bn254>(&map, 4, count, header, err)?;
-        Ok(read.map(|([a, b], n)| {
-            assert!(a.is_mapped() && b.is_mapped());
-            ([a.into_csr(), b.into_csr()], n)
-        }))
-    }
-
-    #[test]
-    fn coefficients_past_the_first_chunk_are_placed_and_named() {
-        // Constraint r: A = (r + 1) * signal 1, B = 2 * signal 2 on even
-        // rows; then the public row A[n] = 1 * signal 0 (no public input).
-        let n = CHUNK_BYTES / 44 + 1000;
-        let mut entries = Vec::new();
-        for r in 0..n {
-            entries.push((0u32, r as u32, 1u32, Fr::from(r as u64 + 1)));
-            if r % 2 == 0 {
-                entries.push((1, r as u32, 2, Fr::from(2u64)));
-            }
-        }
-        entries.push((0, n as u32, 0, Fr::from(1u64)));
-        let header = ZkeyHeader {
-            curve: Curve::Bn254,
-            n_vars: 3,
-            n_public: 0,
-            domain_size: (n + 1).next_power_of_two(),
-        };
-        let body = |bad: Option<usize>| body_of(&entries, bad);
-        let general = |b: &[u8]| coefficients::<Bn254, _>(&mut container(4, b), &header);
-        let sorted = |b: &[u8]| mapped_csr(b, &header);
-        for read in [
-            &general as &dyn Fn(&[u8]) -> Result<_, CircomError>,
-            &|b: &[u8]| sorted(b).map(|o| o.expect("a sorted section")),
-        ] {
-            let ([a, b], constraints) = read(&body(None)).unwrap();
-            assert_eq!(constraints, n);
-            let (ra, rb) = (a.to_rows(), b.to_rows());
-            assert_eq!(ra.len(), n);
-            for r in [
-                0,
-                1,
-                CHUNK_BYTES / 44,
-                COEF_TASK - 1,
-                COEF_TASK,
-                COEF_TASK + 1,
-                n - 1,
-            ] {
-                assert_eq!(ra[r], vec![(Fr::from(r as u64 + 1), 1)], "A row {r}");
-                let want = if r % 2 == 0 {
-                    vec![(Fr::from(2u64), 2)]
-                } else {
-                    vec![]
-                };
-                assert_eq!(rb[r], want, "B row {r}");
-            }
-            let bad = entries.len() - 7;
-            let e = read(&body(Some(bad))).unwrap_err().to_string();
-            assert!(
-                e.contains(&format!("coefficient {bad} (")) && e.contains("not below r"),
-                "{e}"
-            );
-        }
-        // All of A, then all of B (write_zkey's order): sorted too, the
-        // same matrices.
-        let mut by_matrix = entries.clone();
-        by_matrix.sort_by_key(|e| e.0);
-        let want = general(&body(None)).unwrap();
-        assert_eq!(
-            sorted(&body_of(&by_matrix, None)).unwrap(),
-            Some(want.clone())
-        );
-        // Two rows of A swapped across tasks: not sorted, left to the
-        // general reader, which places them.
-        let mut swapped = entries.clone();
-        let i = swapped.iter().position(|e| e.0 == 0 && e.1 == 6).unwrap();
-        let j = swapped
-            .iter()
-            .rposition(|e| e.0 == 0 && e.1 as usize == n - 10)
-            .unwrap();
-        swapped.swap(i, j);
-        assert_eq!(sorted(&body_of(&swapped, None)).unwrap(), None);
-        assert_eq!(general(&body_of(&swapped, None)).unwrap(), want);
-        // A public-input row that is not `1 * signal s`, and a missing one.
-        let mut public = entries.clone();
-        public.last_mut().unwrap().3 = Fr::from(2u64);
-        let e = sorted(&body_of(&public, None)).unwrap_err().to_string();
-        assert!(e.contains("public-input row"), "{e}");
-        public.pop();
-        let e = sorted(&body_of(&public, None)).unwrap_err().to_string();
-        assert!(e.contains("public-input row"), "{e}");
-    }
 }

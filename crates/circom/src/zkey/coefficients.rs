@@ -1,5 +1,8 @@
-//! A key's A and B matrices: decoded into compressed rows, or read where
-//! they lie in a mapped zkey's coefficient section.
+//! A zkey's section 4, the coefficients of A and B, and both of its
+//! readers: [`KeyMatrix`], a key's matrix decoded into compressed rows
+//! ([`coefficients`], from any reader) or read where it lies in a mapped
+//! zkey's coefficient section ([`mapped_coefficients`]); [`read_matrices`]
+//! takes the second where it applies and the first otherwise.
 //!
 //! Section 4 is a list of `(matrix, constraint, signal, value)` entries of
 //! 44 bytes (on both curves), the value stored as the integer `v R^2`.
@@ -13,12 +16,16 @@
 //! into new arrays; the witness map then reads each row from the file's
 //! pages, skipping the other matrix's entries where they are interleaved.
 
+use super::header::ZkeyHeader;
+use super::points::CHUNK_BYTES;
+use crate::binfile::{Section, SeekFile};
 use crate::curve::{fr_to_le, CircomCurve};
-use crate::error::CircomError;
+use crate::error::{CircomError, FileKind};
 use crate::points::ZkeyMap;
-use crate::zkey::{filled, r_inverse, ZkeyHeader};
-use ark_ff::{Field, Zero};
+use ark_ff::{Field, PrimeField, Zero};
 use rayon::prelude::*;
+use std::io::{Read, Seek};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use zkaccel_groth16::{ConstraintMatrix, CsrMatrix};
 
 /// One of a key's matrices (A or B), `num_constraints` rows: decoded
@@ -69,12 +76,12 @@ fn u32_at(b: &[u8], i: usize) -> u32 {
 }
 
 /// An entry's `(matrix, constraint, signal)`.
-pub(crate) fn entry_ids(b: &[u8]) -> (u32, usize, usize) {
+fn entry_ids(b: &[u8]) -> (u32, usize, usize) {
     (u32_at(b, 0), u32_at(b, 4) as usize, u32_at(b, 8) as usize)
 }
 
 /// Whether an entry's indices are in range for the header.
-pub(crate) fn ids_in_range((m, row, signal): (u32, usize, usize), h: &ZkeyHeader) -> bool {
+fn ids_in_range((m, row, signal): (u32, usize, usize), h: &ZkeyHeader) -> bool {
     m <= 1 && row < h.domain_size && signal < h.n_vars
 }
 
@@ -82,7 +89,7 @@ pub(crate) fn ids_in_range((m, row, signal): (u32, usize, usize), h: &ZkeyHeader
 /// one row per public signal and the leading one, `A[nConstraints + s] =
 /// 1 * signal s` for `s = 0..=nPublic`, the last of them the largest row.
 /// Errors if there is no row, or the count disagrees with the header.
-pub(crate) fn constraints_of(max_row: Option<usize>, h: &ZkeyHeader) -> Result<usize, String> {
+fn constraints_of(max_row: Option<usize>, h: &ZkeyHeader) -> Result<usize, String> {
     let n_public = h.n_public;
     let max_row =
         max_row.ok_or("no coefficients (a snarkjs key has at least the public-input rows)")?;
@@ -102,11 +109,11 @@ pub(crate) fn constraints_of(max_row: Option<usize>, h: &ZkeyHeader) -> Result<u
 
 /// The messages of both section-4 readers (the read and the mapped path
 /// must name a bad entry alike).
-pub(crate) mod msg {
-    use crate::zkey::ZkeyHeader;
+mod msg {
+    use crate::zkey::header::ZkeyHeader;
 
     /// Entry `i`'s indices are out of range.
-    pub(crate) fn bad_ids(
+    pub(super) fn bad_ids(
         i: usize,
         (m, row, signal): (u32, usize, usize),
         h: &ZkeyHeader,
@@ -118,14 +125,14 @@ pub(crate) mod msg {
     }
 
     /// Entry `i`'s value is not below r.
-    pub(crate) fn bad_value(i: usize, (m, row, signal): (u32, usize, usize)) -> String {
+    pub(super) fn bad_value(i: usize, (m, row, signal): (u32, usize, usize)) -> String {
         format!(
             "coefficient {i} (matrix {m}, constraint {row}, signal {signal}): value not below r"
         )
     }
 
     /// Entry `i` lies in a public-input row but is not that row's one term.
-    pub(crate) fn public_row(
+    pub(super) fn public_row(
         i: usize,
         (m, row, signal): (u32, usize, usize),
         num_constraints: usize,
@@ -137,7 +144,7 @@ pub(crate) mod msg {
     }
 
     /// Public-input row `num_constraints + s` has no entry.
-    pub(crate) fn missing_public_row(num_constraints: usize, s: usize) -> String {
+    pub(super) fn missing_public_row(num_constraints: usize, s: usize) -> String {
         format!(
             "the public-input row {} (signal {s}) is missing",
             num_constraints + s
@@ -290,6 +297,167 @@ impl<E: CircomCurve> ConstraintMatrix<E::Fr> for KeyMatrix<E> {
     }
 }
 
+/// Section 4: A and B, `num_constraints` rows each, and that number. From
+/// a mapped file, read where they lie where each matrix's entries are in
+/// row order ([`mapped_coefficients`]); otherwise, or without a map,
+/// decoded into compressed rows ([`coefficients`]).
+#[allow(clippy::type_complexity)]
+pub(super) fn read_matrices<E: CircomCurve, R: Read + Seek + Send>(
+    file: &mut SeekFile<R>,
+    map: Option<&ZkeyMap>,
+    header: &ZkeyHeader,
+) -> Result<([KeyMatrix<E>; 2], usize), CircomError> {
+    let mapped = match map {
+        Some(map) => {
+            let (c, count) = open_coefficients::<E, _>(file)?;
+            let start = c.file_range().0 as usize;
+            mapped_coefficients::<E>(map, start, count, header, |m| c.err(m))?
+        }
+        None => None,
+    };
+    match mapped {
+        Some(m) => Ok(m),
+        None => {
+            let (m, n) = coefficients::<E, _>(file, header)?;
+            Ok((m.map(KeyMatrix::from), n))
+        }
+    }
+}
+
+/// `n` copies of `x`, written in parallel: both threads take the
+/// first-touch page faults (`vec![x; n]` leaves them all to one thread, or,
+/// for zeros, to the first writer).
+fn filled<T: Copy + Send + Sync>(n: usize, x: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    v.par_extend(rayon::iter::repeat_n(x, n));
+    v
+}
+
+/// `R^-1` in the scalar field (`R = 2^256`, the Montgomery radix).
+pub(super) fn r_inverse<F: PrimeField>() -> F {
+    F::from(2u64)
+        .pow([256u64])
+        .inverse()
+        .expect("2 is invertible in an odd prime field")
+}
+
+/// Section 4 opened at its first entry, its length checked against the
+/// number of entries it starts with; and that number.
+fn open_coefficients<E: CircomCurve, R: Read + Seek>(
+    file: &mut SeekFile<R>,
+) -> Result<(Section<'_, R>, usize), CircomError> {
+    let mut c = file.open(4, "Coefs")?;
+    let count = c.u32()? as usize;
+    let entry = 12 + E::N8R;
+    c.expect_rest(
+        (count as u64) * entry as u64,
+        &format!("{count} coefficients of {entry} bytes"),
+    )?;
+    Ok((c, count))
+}
+
+/// Section 4: the A and B coefficients, read twice in chunks (once to
+/// check the indices and count each row's entries, once to place them)
+/// into compressed rows; the public-input rows snarkjs appends are checked
+/// and dropped.
+#[allow(clippy::type_complexity)]
+fn coefficients<E: CircomCurve, R: Read + Seek + Send>(
+    file: &mut SeekFile<R>,
+    header: &ZkeyHeader,
+) -> Result<([CsrMatrix<E::ScalarField>; 2], usize), CircomError> {
+    let (mut c, count) = open_coefficients::<E, _>(file)?;
+    let entry = 12 + E::N8R;
+    let data_start = c.position();
+    let per_chunk = CHUNK_BYTES / entry;
+    let (domain_size, n_public) = (header.domain_size, header.n_public);
+
+    // Pass 1: every index in range, the entries of each row counted.
+    let mut counts = [vec![0u32; domain_size], vec![0u32; domain_size]];
+    let mut max_row = None::<usize>;
+    c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
+        for (i, b) in (first..).zip(chunk.chunks_exact(entry)) {
+            let (m, row, signal) = entry_ids(b);
+            if !ids_in_range((m, row, signal), header) {
+                return Err(msg::bad_ids(i, (m, row, signal), header));
+            }
+            counts[m as usize][row] += 1;
+            max_row = max_row.max(Some(row));
+        }
+        Ok(())
+    })?;
+
+    let num_constraints = constraints_of(max_row, header).map_err(|m| c.err(m))?;
+    // Row starts of the constraint rows; `counts` becomes each row's fill.
+    let starts = counts.each_mut().map(|cnt| {
+        let mut starts = Vec::with_capacity(num_constraints + 1);
+        let mut at = 0usize;
+        starts.push(0);
+        for n in &mut cnt[..num_constraints] {
+            at += *n as usize;
+            starts.push(at);
+            *n = 0;
+        }
+        starts
+    });
+    let zero = <E::Fr as ark_ff::Zero>::zero();
+    let mut columns = starts.each_ref().map(|s| filled(s[num_constraints], 0u32));
+    let mut values = starts.each_ref().map(|s| filled(s[num_constraints], zero));
+
+    // Pass 2: the values, placed in their rows in file order. A value `v`
+    // is stored as the integer `c = v R^2`; read as a Montgomery form, `c`
+    // is the element `c R^-1 = v R`, so one multiplication by `R^-1` gives
+    // `v` (in parallel, into a buffer reused by every chunk).
+    let r_inv = r_inverse::<E::Fr>();
+    let mut input_rows = vec![false; n_public + 1];
+    let mut vals = Vec::with_capacity(per_chunk.min(count));
+    c.seek_to(data_start)?;
+    c.for_each_chunk(count, entry, per_chunk, |first, chunk| {
+        let bad = AtomicUsize::new(usize::MAX);
+        vals.clear();
+        vals.par_extend(chunk.par_chunks_exact(entry).enumerate().map(|(i, b)| {
+            E::fr_from_mont(&b[12..]).map_or_else(
+                || {
+                    bad.fetch_min(i, Ordering::Relaxed);
+                    zero
+                },
+                |v| v * r_inv,
+            )
+        }));
+        let bad = bad.into_inner();
+        for (k, (b, &v)) in chunk.chunks_exact(entry).zip(&vals).enumerate() {
+            let (m, row, signal) = entry_ids(b);
+            let i = first + k;
+            if k == bad {
+                return Err(msg::bad_value(i, (m, row, signal)));
+            }
+            if row < num_constraints {
+                let m = m as usize;
+                let at = starts[m][row] + counts[m][row] as usize;
+                counts[m][row] += 1;
+                columns[m][at] = signal as u32;
+                values[m][at] = v;
+            } else {
+                let s = row - num_constraints;
+                if m != 0 || signal != s || v != E::Fr::ONE || input_rows[s] {
+                    return Err(msg::public_row(i, (m, row, signal), num_constraints));
+                }
+                input_rows[s] = true;
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(s) = input_rows.iter().position(|&seen| !seen) {
+        return Err(c.err(msg::missing_public_row(num_constraints, s)));
+    }
+    let [sa, sb] = starts;
+    let [ca, cb] = columns;
+    let [va, vb] = values;
+    let csr = |s, c, v| {
+        CsrMatrix::from_parts(s, c, v).map_err(|e| CircomError::format(FileKind::Zkey, e))
+    };
+    Ok(([csr(sa, ca, va)?, csr(sb, cb, vb)?], num_constraints))
+}
+
 /// Disjoint pieces `v[lo..hi]` of `v`, one per range, for ranges in
 /// increasing order that do not overlap (`hi <= lo`: an empty piece).
 fn carve(mut v: &mut [u32], ranges: impl Iterator<Item = (usize, usize)>) -> Vec<&mut [u32]> {
@@ -309,7 +477,7 @@ fn carve(mut v: &mut [u32], ranges: impl Iterator<Item = (usize, usize)>) -> Vec
 
 /// Entries per task in [`mapped_coefficients`] (small in unit tests, so
 /// that small sections cross many task boundaries).
-pub(crate) const COEF_TASK: usize = if cfg!(test) { 1 << 4 } else { 1 << 15 };
+const COEF_TASK: usize = if cfg!(test) { 1 << 4 } else { 1 << 15 };
 
 /// What one task of [`mapped_coefficients`] saw of its entries.
 #[derive(Clone, Copy, Default)]
@@ -336,7 +504,7 @@ struct Summary {
 /// general reader's: indices in range, values below r, and the public-input
 /// rows snarkjs appends (`A[n + s] = 1 * signal s`), which are then left out.
 #[allow(clippy::type_complexity)]
-pub(crate) fn mapped_coefficients<E: CircomCurve>(
+fn mapped_coefficients<E: CircomCurve>(
     map: &ZkeyMap,
     start: usize,
     count: usize,
@@ -534,7 +702,9 @@ pub(crate) fn mapped_coefficients<E: CircomCurve>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::binfile::BinWriter;
     use crate::curve::Curve;
+    use crate::zkey::header::MAGIC;
     use ark_bn254::{Bn254, Fr};
     use ark_ff::UniformRand;
     use proptest::prelude::*;
@@ -543,15 +713,11 @@ mod tests {
     /// Section 4's body: the count, then `(matrix, row, signal, value)`
     /// entries, each value stored as the integer `v R^2`.
     fn section(entries: &[(u32, usize, usize, Fr)]) -> Vec<u8> {
-        let r2 = Fr::from(2u64).pow([512u64]);
-        let mut b = (entries.len() as u32).to_le_bytes().to_vec();
-        for &(m, row, signal, v) in entries {
-            for x in [m, row as u32, signal as u32] {
-                b.extend_from_slice(&x.to_le_bytes());
-            }
-            fr_to_le(&(v * r2), &mut b);
-        }
-        b
+        let entries: Vec<_> = entries
+            .iter()
+            .map(|&(m, row, signal, v)| (m, row as u32, signal as u32, v))
+            .collect();
+        body_of(&entries, None)
     }
 
     proptest! {
@@ -651,5 +817,134 @@ mod tests {
             let read = mapped_coefficients::<Bn254>(&map, 4, entries.len(), &header, err);
             assert!(read.unwrap().is_none());
         }
+    }
+
+    /// A container holding section `id` with `body`, opened for reading.
+    fn container(id: u32, body: &[u8]) -> SeekFile<std::io::Cursor<Vec<u8>>> {
+        let mut w = BinWriter::new(MAGIC, 1, 1);
+        w.section(id, body);
+        SeekFile::scan(std::io::Cursor::new(w.buf), FileKind::Zkey, MAGIC, 1).unwrap()
+    }
+
+    /// Section 4's body (count, then entries) holding `entries`
+    /// (matrix, row, signal, value); entry `bad`'s value is not below r.
+    fn body_of(entries: &[(u32, u32, u32, Fr)], bad: Option<usize>) -> Vec<u8> {
+        // The file holds the integer v R^2; fr_to_le writes a plain integer.
+        let r2 = Fr::from(2u64).pow([512u64]);
+        let mut b = (entries.len() as u32).to_le_bytes().to_vec();
+        for (i, &(m, row, s, v)) in entries.iter().enumerate() {
+            for x in [m, row, s] {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+            match bad == Some(i) {
+                true => b.extend_from_slice(&[0xff; 32]),
+                false => fr_to_le(&(v * r2), &mut b),
+            }
+        }
+        b
+    }
+
+    /// The mapped reader on section 4's body `b`: `None` where it leaves
+    /// the section to the general reader; its matrices decoded to compare.
+    #[allow(clippy::type_complexity)]
+    fn mapped_csr(
+        b: &[u8],
+        header: &ZkeyHeader,
+    ) -> Result<Option<([CsrMatrix<Fr>; 2], usize)>, CircomError> {
+        let count = u32::from_le_bytes(b[..4].try_into().unwrap()) as usize;
+        let map = ZkeyMap::from_bytes(b);
+        let err = |m: String| CircomError::format(FileKind::Zkey, m);
+        let read = mapped_coefficients::<Bn254>(&map, 4, count, header, err)?;
+        Ok(read.map(|([a, b], n)| {
+            assert!(a.is_mapped() && b.is_mapped());
+            ([a.into_csr(), b.into_csr()], n)
+        }))
+    }
+
+    /// A section longer than one chunk ([`CHUNK_BYTES`]) and many tasks
+    /// ([`COEF_TASK`]): both readers place every row, and name a bad entry
+    /// by its index in the section, not in the chunk.
+    #[test]
+    fn coefficients_past_the_first_chunk_are_placed_and_named() {
+        // Constraint r: A = (r + 1) * signal 1, B = 2 * signal 2 on even
+        // rows; then the public row A[n] = 1 * signal 0 (no public input).
+        let n = CHUNK_BYTES / 44 + 1000;
+        let mut entries = Vec::new();
+        for r in 0..n {
+            entries.push((0u32, r as u32, 1u32, Fr::from(r as u64 + 1)));
+            if r % 2 == 0 {
+                entries.push((1, r as u32, 2, Fr::from(2u64)));
+            }
+        }
+        entries.push((0, n as u32, 0, Fr::from(1u64)));
+        let header = ZkeyHeader {
+            curve: Curve::Bn254,
+            n_vars: 3,
+            n_public: 0,
+            domain_size: (n + 1).next_power_of_two(),
+        };
+        let body = |bad: Option<usize>| body_of(&entries, bad);
+        let general = |b: &[u8]| coefficients::<Bn254, _>(&mut container(4, b), &header);
+        let sorted = |b: &[u8]| mapped_csr(b, &header);
+        for read in [
+            &general as &dyn Fn(&[u8]) -> Result<_, CircomError>,
+            &|b: &[u8]| sorted(b).map(|o| o.expect("a sorted section")),
+        ] {
+            let ([a, b], constraints) = read(&body(None)).unwrap();
+            assert_eq!(constraints, n);
+            let (ra, rb) = (a.to_rows(), b.to_rows());
+            assert_eq!(ra.len(), n);
+            for r in [
+                0,
+                1,
+                CHUNK_BYTES / 44,
+                COEF_TASK - 1,
+                COEF_TASK,
+                COEF_TASK + 1,
+                n - 1,
+            ] {
+                assert_eq!(ra[r], vec![(Fr::from(r as u64 + 1), 1)], "A row {r}");
+                let want = if r % 2 == 0 {
+                    vec![(Fr::from(2u64), 2)]
+                } else {
+                    vec![]
+                };
+                assert_eq!(rb[r], want, "B row {r}");
+            }
+            let bad = entries.len() - 7;
+            let e = read(&body(Some(bad))).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("coefficient {bad} (")) && e.contains("not below r"),
+                "{e}"
+            );
+        }
+        // All of A, then all of B (write_zkey's order): sorted too, the
+        // same matrices.
+        let mut by_matrix = entries.clone();
+        by_matrix.sort_by_key(|e| e.0);
+        let want = general(&body(None)).unwrap();
+        assert_eq!(
+            sorted(&body_of(&by_matrix, None)).unwrap(),
+            Some(want.clone())
+        );
+        // Two rows of A swapped across tasks: not sorted, left to the
+        // general reader, which places them.
+        let mut swapped = entries.clone();
+        let i = swapped.iter().position(|e| e.0 == 0 && e.1 == 6).unwrap();
+        let j = swapped
+            .iter()
+            .rposition(|e| e.0 == 0 && e.1 as usize == n - 10)
+            .unwrap();
+        swapped.swap(i, j);
+        assert_eq!(sorted(&body_of(&swapped, None)).unwrap(), None);
+        assert_eq!(general(&body_of(&swapped, None)).unwrap(), want);
+        // A public-input row that is not `1 * signal s`, and a missing one.
+        let mut public = entries.clone();
+        public.last_mut().unwrap().3 = Fr::from(2u64);
+        let e = sorted(&body_of(&public, None)).unwrap_err().to_string();
+        assert!(e.contains("public-input row"), "{e}");
+        public.pop();
+        let e = sorted(&body_of(&public, None)).unwrap_err().to_string();
+        assert!(e.contains("public-input row"), "{e}");
     }
 }
