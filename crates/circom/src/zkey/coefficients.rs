@@ -516,8 +516,63 @@ fn mapped_coefficients<E: CircomCurve>(
     let n_public = header.n_public;
     let ids = |i: usize| entry_ids(&data[i * ENTRY..]);
     // Pass 1: indices and values in range; rows, counts and order per task.
-    let tasks: Vec<Summary> = data
-        .par_chunks(COEF_TASK * ENTRY)
+    let tasks = summarize_tasks::<E>(data, header);
+    if let Some(i) = tasks.iter().find_map(|t| t.bad_ids) {
+        return Err(err(msg::bad_ids(i, ids(i), header)));
+    }
+    if let Some(i) = tasks.iter().find_map(|t| t.bad_value) {
+        return Err(err(msg::bad_value(i, ids(i))));
+    }
+    let Some(max_row) = max_row_in_order(&tasks) else {
+        return Ok(None);
+    };
+    let num_constraints = constraints_of(max_row, header).map_err(&err)?;
+
+    // Pass 2: the row ranges, over all rows (the public-input rows too).
+    let ranges = row_ranges(data, count, &tasks, num_constraints + n_public + 1);
+
+    // The public-input rows: A[n + s] holds exactly `1 * signal s`; B has
+    // none.
+    let r_inv = r_inverse::<E::Fr>();
+    let mut one = Vec::with_capacity(32);
+    fr_to_le(
+        &(r_inv * r_inv).inverse().expect("R is invertible"),
+        &mut one,
+    );
+    let one: [u8; 32] = one.try_into().expect("32 bytes");
+    check_public_rows(data, &ranges, &one, num_constraints, n_public, &err)?;
+
+    let RowRanges {
+        starts: [sa, sb],
+        ends: [ea, eb],
+    } = ranges;
+    let matrix = |m: usize, mut starts: Vec<u32>, mut ends: Vec<u32>| {
+        starts.truncate(num_constraints);
+        ends.truncate(num_constraints);
+        let public = if m == 0 { n_public + 1 } else { 0 };
+        KeyMatrix(Inner::Mapped(Mapped {
+            map: map.clone(),
+            data: start,
+            matrix: m as u32,
+            starts,
+            ends,
+            entries: tasks.iter().map(|t| t.count[m]).sum::<usize>() - public,
+            max_signal: tasks.iter().filter_map(|t| t.max_signal[m]).max(),
+            one,
+            r_inv,
+        }))
+    };
+    Ok(Some((
+        [matrix(0, sa, ea), matrix(1, sb, eb)],
+        num_constraints,
+    )))
+}
+
+/// Pass 1 of [`mapped_coefficients`]: indices and values in range; rows,
+/// counts and order per task (of [`COEF_TASK`] entries of `data`, the
+/// tasks in parallel).
+fn summarize_tasks<E: CircomCurve>(data: &[u8], header: &ZkeyHeader) -> Vec<Summary> {
+    data.par_chunks(COEF_TASK * ENTRY)
         .enumerate()
         .map(|(t, chunk)| {
             let mut s = Summary {
@@ -542,41 +597,68 @@ fn mapped_coefficients<E: CircomCurve>(
             }
             s
         })
-        .collect();
-    if let Some(i) = tasks.iter().find_map(|t| t.bad_ids) {
-        return Err(err(msg::bad_ids(i, ids(i), header)));
-    }
-    if let Some(i) = tasks.iter().find_map(|t| t.bad_value) {
-        return Err(err(msg::bad_value(i, ids(i))));
-    }
+        .collect()
+}
+
+/// Where each matrix's entries are in nondecreasing row order over all the
+/// tasks, the largest row of any entry (`Some(None)`: no entry); `None`
+/// where they are not.
+fn max_row_in_order(tasks: &[Summary]) -> Option<Option<usize>> {
     let mut last: [Option<usize>; 2] = [None; 2];
-    for t in &tasks {
+    for t in tasks {
         if !t.sorted {
-            return Ok(None);
+            return None;
         }
         for (m, last) in last.iter_mut().enumerate() {
             if let (Some(l), Some(f)) = (*last, t.first[m]) {
                 if f < l {
-                    return Ok(None);
+                    return None;
                 }
             }
             *last = t.last[m].or(*last);
         }
     }
-    let num_constraints = constraints_of(last.into_iter().flatten().max(), header).map_err(&err)?;
-    let max_row = num_constraints + n_public;
+    Some(last.into_iter().flatten().max())
+}
 
-    // Pass 2: the row ranges, over all rows (the public-input rows too).
-    // Row r's range starts at the first entry with a row >= r and ends
-    // after the last entry with a row <= r. The task that holds that entry
-    // writes it: task t owns the starts of rows (L, its last row], L being
-    // the last row before it, and the ends of rows [its first row, the next
-    // task's first row), so every task writes its own disjoint slices.
-    let rows = max_row + 1;
+/// Both matrices' rows as ranges of section 4's entries: row `r` of matrix
+/// `m` lies in entries `starts[m][r]..ends[m][r]` (empty where the end is
+/// not above the start), the other matrix's entries among them skipped.
+struct RowRanges {
+    starts: [Vec<u32>; 2],
+    ends: [Vec<u32>; 2],
+}
+
+impl RowRanges {
+    /// The indices of matrix `m`'s entries of row `row` in `data`.
+    fn entries<'a>(
+        &'a self,
+        data: &'a [u8],
+        m: usize,
+        row: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (s, e) = (self.starts[m][row] as usize, self.ends[m][row] as usize);
+        (s..e.max(s)).filter(move |&i| u32_at(&data[i * ENTRY..], 0) as usize == m)
+    }
+}
+
+/// The rows whose range bounds one task of [`row_ranges`] writes, per
+/// matrix: its starts are those of rows `.0..(.1)`, its ends those of
+/// rows `.2..(.3)`.
+type Owned = [(usize, usize, usize, usize); 2];
+
+/// Pass 2 of [`mapped_coefficients`]: the row ranges of the `count`
+/// entries of `data`, over all `rows` rows (the public-input rows too).
+/// Row r's range starts at the first entry with a row >= r and ends
+/// after the last entry with a row <= r. The task that holds that entry
+/// writes it: task t owns the starts of rows (L, its last row], L being
+/// the last row before it, and the ends of rows [its first row, the next
+/// task's first row), so every task writes its own disjoint slices.
+fn row_ranges(data: &[u8], count: usize, tasks: &[Summary], rows: usize) -> RowRanges {
     let mut starts = [0, 1].map(|_| filled(rows, count as u32));
     let mut ends = [0, 1].map(|_| filled(rows, 0u32));
     let mut next_first: [Option<usize>; 2] = [None; 2];
-    let mut owned = vec![[(0usize, 0usize, 0usize, 0usize); 2]; tasks.len()];
+    let mut owned: Vec<Owned> = vec![[(0usize, 0usize, 0usize, 0usize); 2]; tasks.len()];
     for (t, s) in tasks.iter().enumerate().rev() {
         for m in 0..2 {
             if let (Some(f), Some(l)) = (s.first[m], s.last[m]) {
@@ -597,7 +679,7 @@ fn mapped_coefficients<E: CircomCurve>(
     let [s0, s1] = &mut starts;
     let [e0, e1] = &mut ends;
     let piece = |v, m: usize, ends: bool| {
-        let range = |o: &[(usize, usize, usize, usize); 2]| match ends {
+        let range = |o: &Owned| match ends {
             false => (o[m].0, o[m].1),
             true => (o[m].2, o[m].3),
         };
@@ -613,90 +695,75 @@ fn mapped_coefficients<E: CircomCurve>(
         .zip(parts.into_par_iter())
         .zip(owned.par_iter())
         .enumerate()
-        .for_each(|(t, ((chunk, mut out), o))| {
-            // Per matrix: the next row whose start is due, and the previous
-            // entry (row, index).
-            let mut due = [o[0].0, o[1].0];
-            let mut prev: [Option<(usize, usize)>; 2] = [None; 2];
-            for (k, b) in chunk.chunks_exact(ENTRY).enumerate() {
-                let (m, row, _) = entry_ids(b);
-                let (m, g) = (m as usize, t * COEF_TASK + k);
-                let (slo, _, elo, _) = o[m];
-                let (st, en) = &mut out[m];
-                while due[m] <= row {
-                    st[due[m] - slo] = g as u32;
-                    due[m] += 1;
-                }
-                if let Some((pr, pg)) = prev[m] {
-                    for r in pr..row {
-                        en[r - elo] = pg as u32 + 1;
-                    }
-                }
-                prev[m] = Some((row, g));
-            }
-            for m in 0..2 {
-                if let Some((pr, pg)) = prev[m] {
-                    let (_, _, elo, ehi) = o[m];
-                    for r in pr..ehi {
-                        out[m].1[r - elo] = pg as u32 + 1;
-                    }
-                }
-            }
-        });
+        .for_each(|(t, ((chunk, mut out), o))| task_ranges(t, chunk, &mut out, o));
+    RowRanges { starts, ends }
+}
 
-    // The public-input rows: A[n + s] holds exactly `1 * signal s`; B has
-    // none.
-    let r_inv = r_inverse::<E::Fr>();
-    let mut one = Vec::with_capacity(32);
-    fr_to_le(
-        &(r_inv * r_inv).inverse().expect("R is invertible"),
-        &mut one,
-    );
-    let one: [u8; 32] = one.try_into().expect("32 bytes");
-    let in_range = |m: usize, row: usize| {
-        let (s, e) = (starts[m][row] as usize, ends[m][row] as usize);
-        (s..e.max(s)).filter(move |&i| u32_at(&data[i * ENTRY..], 0) as usize == m)
-    };
+/// Task `t`'s part of [`row_ranges`]: from its entries `chunk`, the starts
+/// and ends it owns (`o`), written into its slices `out` (per matrix, the
+/// starts and the ends).
+fn task_ranges(t: usize, chunk: &[u8], out: &mut [(&mut [u32], &mut [u32]); 2], o: &Owned) {
+    // Per matrix: the next row whose start is due, and the previous
+    // entry (row, index).
+    let mut due = [o[0].0, o[1].0];
+    let mut prev: [Option<(usize, usize)>; 2] = [None; 2];
+    for (k, b) in chunk.chunks_exact(ENTRY).enumerate() {
+        let (m, row, _) = entry_ids(b);
+        let (m, g) = (m as usize, t * COEF_TASK + k);
+        let (slo, _, elo, _) = o[m];
+        let (st, en) = &mut out[m];
+        while due[m] <= row {
+            st[due[m] - slo] = g as u32;
+            due[m] += 1;
+        }
+        if let Some((pr, pg)) = prev[m] {
+            for r in pr..row {
+                en[r - elo] = pg as u32 + 1;
+            }
+        }
+        prev[m] = Some((row, g));
+    }
+    for m in 0..2 {
+        if let Some((pr, pg)) = prev[m] {
+            let (_, _, elo, ehi) = o[m];
+            for r in pr..ehi {
+                out[m].1[r - elo] = pg as u32 + 1;
+            }
+        }
+    }
+}
+
+/// The public-input rows of a mapped section 4 (`data`, indexed by
+/// `ranges`): A[n + s] holds exactly `1 * signal s`, whose stored value is
+/// `one`; B has none. Errors as the general reader's.
+fn check_public_rows(
+    data: &[u8],
+    ranges: &RowRanges,
+    one: &[u8; 32],
+    num_constraints: usize,
+    n_public: usize,
+    err: &impl Fn(String) -> CircomError,
+) -> Result<(), CircomError> {
+    let rows = num_constraints + n_public + 1;
+    let ids = |i: usize| entry_ids(&data[i * ENTRY..]);
     let public_row = |i: usize| err(msg::public_row(i, ids(i), num_constraints));
-    if let Some(i) = (num_constraints..rows).find_map(|r| in_range(1, r).next()) {
+    if let Some(i) = (num_constraints..rows).find_map(|r| ranges.entries(data, 1, r).next()) {
         return Err(public_row(i));
     }
     for s in 0..=n_public {
-        let mut entries = in_range(0, num_constraints + s);
+        let mut entries = ranges.entries(data, 0, num_constraints + s);
         let Some(i) = entries.next() else {
             return Err(err(msg::missing_public_row(num_constraints, s)));
         };
         let b = &data[i * ENTRY..(i + 1) * ENTRY];
-        if u32_at(b, 8) as usize != s || b[12..] != one {
+        if u32_at(b, 8) as usize != s || b[12..] != *one {
             return Err(public_row(i));
         }
         if let Some(i) = entries.next() {
             return Err(public_row(i));
         }
     }
-
-    let [sa, sb] = starts;
-    let [ea, eb] = ends;
-    let matrix = |m: usize, mut starts: Vec<u32>, mut ends: Vec<u32>| {
-        starts.truncate(num_constraints);
-        ends.truncate(num_constraints);
-        let public = if m == 0 { n_public + 1 } else { 0 };
-        KeyMatrix(Inner::Mapped(Mapped {
-            map: map.clone(),
-            data: start,
-            matrix: m as u32,
-            starts,
-            ends,
-            entries: tasks.iter().map(|t| t.count[m]).sum::<usize>() - public,
-            max_signal: tasks.iter().filter_map(|t| t.max_signal[m]).max(),
-            one,
-            r_inv,
-        }))
-    };
-    Ok(Some((
-        [matrix(0, sa, ea), matrix(1, sb, eb)],
-        num_constraints,
-    )))
+    Ok(())
 }
 
 #[cfg(test)]
