@@ -25,6 +25,46 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
     matrices: &[M],
     num_constraints: usize,
 ) -> Result<Vec<u8>, CircomError> {
+    let sizes = check_key(pk, matrices, num_constraints)?;
+    let mut w = BinWriter::new(MAGIC, 1, 10);
+    w.section(1, &GROTH16.to_le_bytes());
+    w.section(2, &header_section(pk, &sizes));
+    w.section(3, &g1_section::<E>(&pk.vk.gamma_abc_g1));
+    w.section(4, &coefficient_section::<E, M>(matrices, &sizes)?);
+    w.section(5, &g1_section::<E>(&pk.a_query));
+    w.section(6, &g1_section::<E>(&pk.b_g1_query));
+    let mut b2 = Vec::new();
+    pk.b_g2_query.iter().for_each(|p| E::g2_to_mont(p, &mut b2));
+    w.section(7, &b2);
+    w.section(8, &g1_section::<E>(&pk.l_query));
+    w.section(9, &g1_section::<E>(&pk.h_query));
+    // Contributions: an all-zero circuit hash and none.
+    let mut mpc = vec![0u8; 64];
+    mpc.extend_from_slice(&0u32.to_le_bytes());
+    w.section(10, &mpc);
+    Ok(w.buf)
+}
+
+/// The sizes of the key [`write_zkey`] writes.
+struct Sizes {
+    /// Instance variables: the public signals plus the leading one.
+    n_inputs: usize,
+    /// Signals (the key's A query's length).
+    n_vars: usize,
+    /// Constraints, without the public-input rows.
+    num_constraints: usize,
+    /// The evaluation domain's size.
+    domain_size: usize,
+}
+
+/// Whether a key with `matrices` can be written as a zkey snarkjs proves
+/// with (a bn128 key for [`Qap::Circom`], every query and matrix of the
+/// length the others give); its sizes.
+fn check_key<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
+    pk: &ProvingKey<E>,
+    matrices: &[M],
+    num_constraints: usize,
+) -> Result<Sizes, CircomError> {
     let n_inputs = pk.vk.gamma_abc_g1.len();
     let n_vars = pk.a_query.len();
     let mismatch = |m: String| CircomError::Mismatch(m);
@@ -72,16 +112,23 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
             "A and B must have {num_constraints} rows each"
         )));
     }
+    Ok(Sizes {
+        n_inputs,
+        n_vars,
+        num_constraints,
+        domain_size,
+    })
+}
 
-    let mut w = BinWriter::new(MAGIC, 1, 10);
-    w.section(1, &GROTH16.to_le_bytes());
-
+/// Section 2: the moduli, the sizes, and the key's points alpha1, beta1,
+/// beta2, gamma2, delta1, delta2.
+fn header_section<E: CircomCurve>(pk: &ProvingKey<E>, sizes: &Sizes) -> Vec<u8> {
     let mut h = Vec::new();
     h.extend_from_slice(&(E::N8Q as u32).to_le_bytes());
     h.extend_from_slice(&E::q_le());
     h.extend_from_slice(&(E::N8R as u32).to_le_bytes());
     h.extend_from_slice(&<E::Fr as PrimeField>::MODULUS.to_bytes_le_vec());
-    for v in [n_vars, n_inputs - 1, domain_size] {
+    for v in [sizes.n_vars, sizes.n_inputs - 1, sizes.domain_size] {
         h.extend_from_slice(&(v as u32).to_le_bytes());
     }
     E::g1_to_mont(&pk.vk.alpha_g1, &mut h);
@@ -90,15 +137,29 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
     E::g2_to_mont(&pk.vk.gamma_g2, &mut h);
     E::g1_to_mont(&pk.delta_g1, &mut h);
     E::g2_to_mont(&pk.vk.delta_g2, &mut h);
-    w.section(2, &h);
+    h
+}
 
-    let g1s = |ps: &[E::G1Affine]| {
-        let mut v = Vec::with_capacity(ps.len() * 2 * E::N8Q);
-        ps.iter().for_each(|p| E::g1_to_mont(p, &mut v));
-        v
-    };
-    w.section(3, &g1s(&pk.vk.gamma_abc_g1));
+/// A section of G1 points.
+fn g1_section<E: CircomCurve>(ps: &[E::G1Affine]) -> Vec<u8> {
+    let mut v = Vec::with_capacity(ps.len() * 2 * E::N8Q);
+    ps.iter().for_each(|p| E::g1_to_mont(p, &mut v));
+    v
+}
 
+/// Section 4: the entries of A and B in the constraint rows, matrix by
+/// matrix, then the public-input rows snarkjs appends (`A[n + s] = 1 *
+/// signal s`); each value stored as the integer `v R^2`.
+fn coefficient_section<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
+    matrices: &[M],
+    sizes: &Sizes,
+) -> Result<Vec<u8>, CircomError> {
+    let Sizes {
+        n_inputs,
+        n_vars,
+        num_constraints,
+        ..
+    } = *sizes;
     let r_inv = r_inverse::<E::Fr>();
     let r2 = (r_inv * r_inv).inverse().expect("nonzero");
     let mut coefs = Vec::new();
@@ -121,7 +182,7 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
                 }
             });
             if let Some(signal) = bad {
-                return Err(mismatch(format!(
+                return Err(CircomError::Mismatch(format!(
                     "matrix {m} row {row} names signal {signal}, the key has {n_vars}"
                 )));
             }
@@ -132,18 +193,5 @@ pub fn write_zkey<E: CircomCurve, M: ConstraintMatrix<E::ScalarField>>(
     }
     let mut body = count.to_le_bytes().to_vec();
     body.extend_from_slice(&coefs);
-    w.section(4, &body);
-
-    w.section(5, &g1s(&pk.a_query));
-    w.section(6, &g1s(&pk.b_g1_query));
-    let mut b2 = Vec::new();
-    pk.b_g2_query.iter().for_each(|p| E::g2_to_mont(p, &mut b2));
-    w.section(7, &b2);
-    w.section(8, &g1s(&pk.l_query));
-    w.section(9, &g1s(&pk.h_query));
-    // Contributions: an all-zero circuit hash and none.
-    let mut mpc = vec![0u8; 64];
-    mpc.extend_from_slice(&0u32.to_le_bytes());
-    w.section(10, &mpc);
-    Ok(w.buf)
+    Ok(body)
 }
