@@ -9,7 +9,9 @@
    it (`pub use child::X` in a parent is the parent's surface, not a use).
 2. No glob import of a parent (`use super::*`) outside `#[cfg(test)]`
    modules: every file says what it uses.
-3. No function body over 100 lines outside generated files.
+3. No function over 100 lines, except inline-assembly listings (a body
+   that is mostly one `asm!` block: a Montgomery multiplication unrolled
+   instruction by instruction is read as a listing, not as steps).
 
     scripts/structure-check.py [--explain]     exit 1 and one line per finding
     scripts/structure-check.py --self-test     a planted cycle, parent glob and
@@ -26,8 +28,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MAX_FN_LINES = 100
-# Files written by a generator (checked against it elsewhere).
-GENERATED = {"crates/ff/src/x86_64.rs", "crates/ff/src/adx.rs"}
+# Files written by a generator as a whole (none at present; the ADX
+# kernels are exempt function by function, as assembly listings).
+GENERATED = set()
 
 ITEM = re.compile(
     r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:unsafe\s+|const\s+|async\s+|extern\s+\"C\"\s+)*"
@@ -345,6 +348,20 @@ def find_cycles(graph):
     return sccs
 
 
+def assembly_listing(body):
+    """Whether most of a function's lines lie inside `asm!(...)` blocks."""
+    inside, depth, count = False, 0, 0
+    for line in body:
+        if not inside and re.search(r"\basm!\s*\(", line):
+            inside, depth = True, 0
+        if inside:
+            count += 1
+            depth += line.count("(") - line.count(")")
+            if depth <= 0 and ")" in line:
+                inside = False
+    return count >= 0.8 * len(body)
+
+
 def long_functions(file, lines):
     found = []
     fn = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+|unsafe\s+|async\s+|extern\s+\"C\"\s+)*fn\s+(\w+)")
@@ -366,8 +383,9 @@ def long_functions(file, lines):
                 if not started and lines[j].rstrip().endswith(";"):
                     break  # a declaration without a body
                 j += 1
-            if started and j - i + 1 > MAX_FN_LINES:
-                found.append((i + 1, mf.group(1), j - i + 1))
+            n = j - i + 1
+            if started and n > MAX_FN_LINES and not assembly_listing(lines[i : j + 1]):
+                found.append((i + 1, mf.group(1), n))
             i = j + 1 if started else i + 1
         else:
             i += 1
