@@ -39,6 +39,8 @@ pub mod avx2;
 mod cache;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
+#[cfg(target_arch = "x86_64")]
+mod ifma_chords;
 mod kernel;
 #[cfg(target_arch = "x86_64")]
 mod limbs;
