@@ -76,8 +76,8 @@ impl Opts {
 /// errors (the fuzz target `dbc_cli` checks this on arbitrary arguments).
 /// Work grows with `--samples` and `--bits`: a caller exposing this to
 /// untrusted input should bound them.
-pub fn run(args: &[String]) -> Result<String, String> {
-    let (cmd, rest) = args.split_first().ok_or(USAGE)?;
+pub fn run(args: &[String]) -> Result<String, CliError> {
+    let (cmd, rest) = args.split_first().ok_or(USAGE).map_err(CliError::from)?;
     match cmd.as_str() {
         "chain" => chain(rest),
         "stats" => stats_cmd(rest),
@@ -85,11 +85,42 @@ pub fn run(args: &[String]) -> Result<String, String> {
         "-h" | "--help" | "help" => Ok(format!("{USAGE}\n")),
         other => Err(format!("unknown command {other:?}; {USAGE}")),
     }
+    .map_err(CliError)
 }
+
+/// Why the `dbc` command refused its arguments: the one line it prints
+/// (`Display`), naming the option or value at fault.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CliError(String);
+
+impl CliError {
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for CliError {
+    fn from(s: &str) -> Self {
+        CliError(s.to_string())
+    }
+}
+
+impl std::fmt::Display for CliError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CliError {}
 
 /// Parses a non-negative decimal or `0x` (or `0X`) hexadecimal integer of at
 /// most [`MAX_BITS`] bits; anything else (signs, spaces, empty digits) is an error.
-pub fn parse_number(s: &str) -> Result<BigUint, String> {
+pub fn parse_number(s: &str) -> Result<BigUint, CliError> {
+    parse_big(s).map_err(CliError)
+}
+
+fn parse_big(s: &str) -> Result<BigUint, String> {
     let (digits, radix) = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
         Some(h) => (h, 16),
         None => (s, 10),
@@ -147,7 +178,7 @@ fn chain(args: &[String]) -> Result<String, String> {
     let mut out = String::new();
     let mut rows = Vec::new();
     for s in &o.positional {
-        let n = parse_number(s)?;
+        let n = parse_big(s)?;
         let repr = method
             .chain(&n.to_u64_digits(), &model)
             .map_err(|e| e.to_string())?;

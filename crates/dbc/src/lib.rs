@@ -39,7 +39,10 @@
 #![warn(missing_docs)]
 
 mod chain;
+/// The `dbc` command's implementation (feature `cli`), for the binary and
+/// the fuzz target.
 #[cfg(feature = "cli")]
+#[doc(hidden)]
 pub mod cli;
 pub mod eom;
 mod mincost;
