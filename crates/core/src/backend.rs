@@ -87,12 +87,11 @@ fn parse_setting(v: Option<std::ffi::OsString>) -> Result<Option<Backend>, Parse
     }
 }
 
-/// Below this many non-zero terms a GPU MSM loses to the CPU's (measured on
-/// an H100 with 16 host cores, dense BN254 G1: 2^8 terms 1.52 ms on the GPU
-/// against 0.78 ms on the CPU, 2^10 1.79 against 1.90 ms, 2^12 2.87 against
-/// 5.97 ms): zkaccel-cuda's `Auto` keeps smaller MSMs on the CPU, and the
-/// Groth16 prover runs its quotient and H MSM fused on the GPU only from
-/// this many H bases.
+/// Below this many non-zero terms a GPU MSM loses to the CPU's (a GPU call
+/// has a fixed cost of launches and transfers that a small MSM does not
+/// repay; the crossover is docs/cuda.md's): zkaccel-cuda's `Auto` keeps
+/// smaller MSMs on the CPU, and the Groth16 prover runs its quotient and H
+/// MSM fused on the GPU only from this many H bases.
 pub const GPU_MIN_TERMS: usize = 1024;
 
 #[cfg(test)]

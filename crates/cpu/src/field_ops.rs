@@ -288,10 +288,9 @@ where
 /// Every CPU runs it: it is what [`AdxOps`] falls back to on CPUs without
 /// BMI2/ADX (aarch64, wasm32, older x86-64) or under
 /// `ZKACCEL_KERNEL=portable`, and P-256's MSM arithmetic (the full-width
-/// assembly measured no faster there: `docs/msm.md`). The
-/// multiplication is zkaccel-ff's on four-limb moduli with a spare top bit
-/// (BN254) and arkworks' elsewhere, where that measured faster (the
-/// figures are in `docs/msm.md`).
+/// assembly is no faster there). The multiplication is zkaccel-ff's on
+/// four-limb moduli with a spare top bit (BN254) and arkworks' elsewhere,
+/// whichever is faster per field (`docs/msm.md`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PortableOps;
 
@@ -336,9 +335,9 @@ impl<F: MontField> FieldOps<F> for PortableOps {
 
 /// [`PortableOps`] for quadratic extensions `Fp2` (G2 of BN254 and
 /// BLS12-381): arkworks' `Fp2` multiplication and squaring (one reduction
-/// for a sum of products: faster in the G2 MSM than [`AdxFp2Ops`]'
-/// Karatsuba on the portable kernels, 97 against 106 ms on BN254 G2 at
-/// 2^14), with branch-free component-wise additions and subtractions.
+/// for a sum of products, where [`AdxFp2Ops`]' Karatsuba on the portable
+/// kernels reduces three products: faster in the G2 MSM, `docs/msm.md`),
+/// with branch-free component-wise additions and subtractions.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PortableFp2Ops;
 

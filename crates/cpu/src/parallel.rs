@@ -70,6 +70,6 @@ pub(crate) fn to_bigints<F: PrimeField>(scalars: &[F]) -> Vec<F::BigInt> {
 pub(crate) const PARALLEL_CONVERT: usize = 4096;
 
 /// Terms per task of `Auto`'s zero/one filter and of [`crate::msm::sum_affine_with`]
-/// (small enough that 2^12 1-bit scalars keep both threads busy: with 4096
-/// the sum of their bases ran on one thread, 1.4x slower than Pippenger).
+/// (small enough that a few thousand 1-bit scalars still make a task for
+/// every thread).
 pub(crate) const FILTER_CHUNK: usize = 1024;

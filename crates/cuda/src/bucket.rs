@@ -16,9 +16,10 @@ pub const SEGMENT: u32 = 64;
 pub const SCAN_TILE: u32 = 1 << 10;
 
 /// Bucket slices per window in `zk_window_reduce` (a power of two, at most
-/// one per bucket). Measured on an H100 at 2^20 terms (c = 16, 17 windows):
-/// 128 slices left the reduction at 2,176 threads of 256 buckets each,
-/// 13 ms; 1,024 give 17,408 threads of 32 buckets.
+/// one per bucket): each slice is one thread's serial running sum, so more
+/// slices mean more threads and shorter chains (at 2^20 terms, 16-bit
+/// windows: 17 windows of 1,024 slices are 17,408 threads of 32 buckets);
+/// docs/cuda.md has the measurement.
 pub const MAX_SLICES: u32 = 1024;
 
 /// `struct bucket_params` of the kernels.

@@ -26,18 +26,16 @@ pub use zkaccel_core::GPU_MIN_TERMS;
 
 /// [`GpuMethod::Auto`] keeps only the non-zero terms (a parallel filter on
 /// the host) when fewer than `1 / SPARSE_FACTOR` of the terms are non-zero,
-/// so a sparse MSM moves only its non-zero terms to the device. Measured
-/// on the H100: 2^20 terms of which 1/64 non-zero took 34 ms staged whole
-/// (64 MiB of bases converted and copied) against 16 ms on the CPU.
+/// so a sparse MSM moves only its non-zero terms to the device (staging
+/// every base costs a conversion and a copy of all of them, docs/cuda.md).
 pub const SPARSE_FACTOR: usize = 4;
 
 /// [`GpuMethod::Auto`] keeps an MSM on the CPU when fewer than half of a
 /// sample of its non-zero scalars (up to [`WIDTH_SAMPLE`], evenly spaced)
 /// are wider than 64 bits: zkaccel's CPU MSM has small-scalar paths, and
-/// the GPU's windows follow the widest scalar. Measured on the H100 host
-/// (16 cores), the G1 MSMs of a SHA-256 proof (4 blocks, witness bits):
-/// A, B and L took 8.0, 11.0 and 9.5 ms on the GPU against 1.7, 1.5 and
-/// 2.6 ms on the CPU; the full-width H MSM 16.9 ms against 120 ms.
+/// the GPU's windows follow the widest scalar, so a few wide scalars among
+/// bits cost it every window (the SHA-256 proof's A, B and L MSMs ran
+/// faster on the CPU, its H MSM on the GPU: docs/cuda.md).
 pub const WIDTH_SAMPLE: usize = 1024;
 
 /// Which GPU algorithm [`CudaMsm`] runs.
@@ -45,11 +43,9 @@ pub const WIDTH_SAMPLE: usize = 1024;
 pub enum GpuMethod {
     /// The bucket method from [`GPU_MIN_TERMS`] non-zero terms up when
     /// most scalars are wide ([`WIDTH_SAMPLE`]), the CPU otherwise. The
-    /// per-thread DBC method is never chosen: on an H100 it was
-    /// slower than the bucket method at every size and density measured
-    /// (2^6 to 2^20 terms, dense and 1/64 non-zero; 3.5x to 18x in the
-    /// final build), its
-    /// latency being one thread's whole chain and scalar multiplication.
+    /// per-thread DBC method is never chosen: its latency is one thread's
+    /// whole chain and scalar multiplication, and it was slower than the
+    /// bucket method at every size and density measured (docs/cuda.md).
     #[default]
     Auto,
     /// The bucket method (`kernels/msm/bucket_msm.cuh`).

@@ -39,8 +39,8 @@
 #![warn(missing_docs)]
 
 mod chain;
-/// The `dbc` command's implementation (feature `cli`), for the binary and
-/// the fuzz target.
+// The `dbc` command's implementation (feature `cli`), for the binary and
+// the fuzz target.
 #[cfg(feature = "cli")]
 #[doc(hidden)]
 pub mod cli;

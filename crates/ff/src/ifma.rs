@@ -22,10 +22,10 @@
 //! loop adds at most four 52-bit values to a limb per digit, so the limbs
 //! stay below `4 L 2^52 <= 2^57` before the final normalisation.
 //!
-//! On the reference machine (Ice Lake server, 2.3 GHz) one lane
-//! multiplication costs about 3.4 ns against 16 ns for the BMI2/ADX kernel
-//! and 19 ns for arkworks' `Fp` multiplication (throughput, 4096 independent
-//! products).
+//! A lane multiplication is `L^2` 52x52-bit multiply-adds for eight
+//! products at once, against `16` 64x64-bit products and their carry
+//! chains for one with the BMI2/ADX kernel; the throughput measured on an
+//! Ice Lake server is in docs/ntt.md.
 //!
 //! Every function is `unsafe` with the same contract: the CPU supports
 //! AVX-512F and AVX-512IFMA ([`Ifma::detect`]), and the field fits the lane

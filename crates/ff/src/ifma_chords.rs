@@ -75,7 +75,7 @@ impl Ifma {
 /// The operations [`chords`] needs, on eight elements of a field `F` at a
 /// time: the base field ([`Base`], one [`Lanes`]) or its quadratic extension
 /// with non-residue -1 ([`Quadratic`], two). Products of two arkworks-form
-/// values carry a factor `R / R'` (see the [module docs](self)), the same
+/// values carry a factor `R / R'` (see the [module docs](crate::ifma)), the same
 /// for every component, which [`chords`] accounts for.
 trait Arith8<const L: usize> {
     type F: ark_ff::Field;
@@ -195,7 +195,7 @@ where
 /// conversion of `λ` to R' form, `λ^2` and `λ (x_p - x_3)`.
 ///
 /// # Safety
-/// See the [module docs](self) (`F` fits `L` limbs: [`lanes_fit`]); all
+/// See the [module docs](crate::ifma) (`F` fits `L` limbs: [`lanes_fit`]); all
 /// slices have the same length.
 #[target_feature(enable = "avx512f,avx512ifma")]
 pub unsafe fn add_affine_batch<F: MontField, const L: usize>(

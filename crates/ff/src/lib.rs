@@ -5,8 +5,8 @@
 //! modular adders that never stall. The CPU analogue of "never stall" is
 //! "never mispredict": arkworks' `Fp` addition and subtraction decide whether
 //! to reduce with a data-dependent branch, and on random field elements that
-//! branch goes the wrong way half of the time (about 15 ns for an add + sub
-//! pair on this project's reference machine, as much as half a multiplication).
+//! branch goes the wrong way half of the time (a pipeline flush each, as
+//! much as half a multiplication for an add + sub pair: docs/ntt.md).
 //! The functions here compute the same results with masks instead of branches,
 //! directly on the Montgomery-form limbs that `ark_ff::Fp` stores, so the
 //! values stay bit-for-bit interchangeable with arkworks' own.

@@ -451,8 +451,7 @@ impl<F: FftField> CanonicalDeserialize for NttDomain<F> {
 }
 
 /// The smallest transform the lane four-step takes: from 2^9 it beats the
-/// in-cache ADX kernel (2^9: 36 us against 47 us; 2^12: 0.18 ms against
-/// 0.53 ms), at 2^8 it loses (25 us against 20 us; `compare ntt`, medians of
-/// 21 rounds on the 2-core reference machine).
+/// in-cache ADX kernel, at 2^8 its packing and transposes cost more than
+/// the eight-wide arithmetic saves (the crossover is docs/ntt.md's).
 #[cfg(target_arch = "x86_64")]
 const LANES_MIN_LOG: u32 = 9;

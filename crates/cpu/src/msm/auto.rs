@@ -54,11 +54,11 @@ pub(super) fn auto_bigint<P: CurveMul, S: Bases<P>, B: BigInteger>(
 /// [`FILTER_SAMPLE`] of them, evenly spaced over the input; all of them for
 /// shorter inputs). Below that the copy costs more than it saves: Pippenger
 /// skips a zero digit for free and adds a scalar one in its first window
-/// only (measured: filtering 1% of 2^12 8-bit terms cost 6%). A sample
-/// rather than every scalar, and no look at the bases: reading all scalars
-/// and bases once costs about 15 ms at 2^20 (measured, 6-12% of a 2^20 MSM
-/// of 8- to 64-bit scalars). An input the sample misjudges is only slower,
-/// never wrong: every path skips zero scalars and bases at infinity.
+/// only, while the filter reads and copies every term. A sample rather than
+/// every scalar, and no look at the bases: one pass over all scalars and
+/// bases is a sizeable share of a narrow-scalar MSM (docs/msm.md, "Where
+/// Auto's thresholds come from"). An input the sample misjudges is only
+/// slower, never wrong: every path skips zero scalars and bases at infinity.
 pub(super) fn worth_filtering<S>(scalars: &[S], trivial: impl Fn(&S) -> bool) -> bool {
     let step = scalars.len().div_ceil(FILTER_SAMPLE).max(1);
     let (mut seen, mut hits) = (0usize, 0usize);
@@ -81,11 +81,10 @@ pub(super) const GLV_PER_THREAD: usize = 1;
 
 /// Wide scalars on curves where the GLV split applies: up to
 /// [`GLV_PER_THREAD`] terms a thread, one GLV scalar multiplication each
-/// (BN254 G1, 2 threads: 39 us for one term, 52 us for two, against 106
-/// and 119 us for Pippenger with the split; four terms a thread measured
-/// 207 us against 157 at eight terms: this machine's two threads do not
-/// double the throughput). Else Strauss up to [`strauss_max_terms`] terms, Pippenger above,
-/// with the GLV split where [`GLV_AUTO_TERMS`] says it pays.
+/// (a few terms cost a few scalar multiplications, less than any bucket
+/// method's fixed cost; docs/msm.md has the crossover). Else Strauss up to
+/// [`strauss_max_terms`] terms, Pippenger above, with the GLV split where
+/// [`GLV_AUTO_TERMS`] says it pays.
 pub(super) fn bucket_or_strauss<P: CurveMul, S: Bases<P>, B: BigInteger>(
     bases: S,
     scalars: &[B],
@@ -114,14 +113,12 @@ pub(super) fn bucket_or_strauss<P: CurveMul, S: Bases<P>, B: BigInteger>(
 }
 
 /// Term counts for which `Auto` runs [`pippenger_glv`] (where the curve
-/// allows the split). Measured against plain Pippenger on BN254 G1 (AVX-512
-/// IFMA machine, 2 threads, full-width scalars): 12-20% faster from 33 to
-/// 384 terms, 5-10% at 768-1024, 5% slower at 1536, even at 2048 (where
-/// the split terms move to the batch-affine windows), 15-30% faster at
-/// 3072-4096, 4-7% at 2^13-2^14, 1.5% at 2^15, 1-4% slower at 2^16, 6-10%
-/// faster at 2^18 (three grid runs), even to 10% slower at 2^20 (twice the
-/// points to stream). The range around 2^18 stops halfway (in log scale)
-/// to the measured losses at 2^17 and 2^20.
+/// allows the split): the split halves the windows (fewer bucket
+/// reductions) but not the additions, and doubles the points to stream, so
+/// it pays where the reductions dominate and where the halved width moves
+/// the terms to a better window size. The ranges are the grid's (docs/msm.md,
+/// "Where Auto's thresholds come from"); the one around 2^18 stops halfway,
+/// in log scale, to the losses measured on either side.
 pub(super) const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
     [0..1280, 2560..(1 << 15), (3 << 16)..(3 << 17)];
 

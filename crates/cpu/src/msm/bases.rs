@@ -5,10 +5,10 @@
 //! their coordinates' Montgomery limbs, byte for byte arkworks' `Affine`,
 //! but snarkjs' 12-byte section headers leave every other section 4 bytes
 //! off the 8-byte alignment a `&[Affine<P>]` needs. Copying such a section
-//! into a vector costs what touching fresh memory costs (about 30 ms for a
-//! 2^20-point G1 section on a 2-core VM); reading each point from its bytes
-//! costs a few unaligned loads more per bucket addition. The MSM is
-//! generic over [`Bases`] so that both run the same code.
+//! into a vector costs a write of every point into fresh memory (64 MiB at
+//! 2^20 G1 points); reading each point from its bytes costs a few unaligned
+//! loads more per bucket addition. The MSM is generic over [`Bases`] so
+//! that both run the same code.
 
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_ec::AffineRepr;
@@ -300,8 +300,8 @@ where
     }
 
     /// The points as a slice: borrowed where they are one, else decoded
-    /// (in parallel with the feature `parallel`: a key's query of 2^20
-    /// packed points took 50 ms on one core).
+    /// (in parallel with the feature `parallel`: one decode per point, a
+    /// key's whole query at a time).
     pub fn to_affine(&self) -> Cow<'a, [Affine<P>]> {
         match self {
             BaseSlice::Affine(s) => Cow::Borrowed(s),

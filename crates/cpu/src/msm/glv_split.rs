@@ -17,10 +17,9 @@ pub(super) const GLV_MIN_BITS: u32 = 160;
 /// [`MsmAlgorithm::PippengerGlv`](super::MsmAlgorithm::PippengerGlv): [`pippenger`] on the GLV-split terms
 /// (`2n` terms of about half the width, `CurveMul::msm_glv_split`) where
 /// [`CurveMul::msm_glv_split`] allows it and the scalars are wider than
-/// 160 bits, on the terms as given otherwise. `Auto` runs it for the term
-/// counts where it measured faster only: it halves the windows but not the bucket
-/// additions and streams twice the points, which costs more than it saves
-/// from 2^16 terms up (see docs/msm.md).
+/// 160 bits, on the terms as given otherwise. `Auto` runs it only for the
+/// term counts where it pays (`GLV_AUTO_TERMS`): it halves the windows but
+/// not the bucket additions, and streams twice the points.
 pub fn pippenger_glv<P: CurveMul, B: BigInteger>(
     bases: &[Affine<P>],
     scalars: &[B],

@@ -108,10 +108,10 @@ pub(super) const STRAUSS_PART_BITS: usize = 256;
 pub(crate) const STRAUSS_MAX_TERMS: usize = 32;
 
 /// The most terms of `bits`-bit scalars for which `Auto` runs Strauss
-/// rather than Pippenger (measured crossovers on BN254 G1 with the field
-/// kernels, 2 threads: about 32 terms for 8-bit scalars, 10 for 16- to
-/// 64-bit ones, 4 for full-width ones, where the GLV split makes Pippenger
-/// fast early).
+/// rather than Pippenger: Strauss costs a table per term and one doubling
+/// chain for all, Pippenger a bucket reduction per window, so the crossover
+/// falls as scalars widen (and earliest for full-width ones, where the GLV
+/// split makes Pippenger fast early); the crossovers are docs/msm.md's.
 pub(crate) fn strauss_max_terms(bits: u32) -> usize {
     match bits {
         0..=8 => STRAUSS_MAX_TERMS,

@@ -64,9 +64,9 @@ const STAGE_MIN: usize = 1 << 20;
 
 /// Two pinned (page-locked) host buffers that large copies go through in
 /// chunks: while the device copies one chunk (DMA at the bus's speed, which
-/// pinned memory allows), the host threads fill or drain the other. The
-/// driver's copies from pageable memory measured about 6.5 GB/s on an H200
-/// host (the first GPU runs of this crate).
+/// pinned memory allows), the host threads fill or drain the other: the
+/// driver's own copies from pageable memory go through its staging one
+/// chunk at a time, several times slower (docs/cuda.md).
 struct Staging {
     bufs: [LockedBuffer<u8>; 2],
     /// Recorded after the last copy into or out of `bufs[i]`.

@@ -235,10 +235,10 @@ impl Gpu {
     }
 }
 
-/// Frees host vectors on another thread: giving back the pages of three
-/// vectors of 2^20 field elements took about 5 ms on an H200's host (seen
-/// inside a timed step of the first GPU runs), time the device's work need
-/// not wait for. Where no thread can be started, they are freed here.
+/// Frees host vectors on another thread: giving back the pages of large
+/// vectors costs the kernel a page at a time (milliseconds for a
+/// quotient's three vectors, docs/cuda.md), time the device's work need not
+/// wait for. Where no thread can be started, they are freed here.
 fn free_in_background<T: Send + 'static>(v: T) {
     let _ = std::thread::Builder::new()
         .name("zkaccel-cuda-free".into())
