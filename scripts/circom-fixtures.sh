@@ -5,10 +5,13 @@
 #   scripts/circom-fixtures.sh --install   only install; prints the snarkjs command
 #   scripts/circom-fixtures.sh             install, then regenerate the committed fixtures
 #                                          in crates/circom/tests/fixtures/ (a few minutes)
+#   scripts/circom-fixtures.sh NAME ...    only those fixtures
+#   scripts/circom-fixtures.sh --wasm-only only recompile each fixture's circuit.wasm (the
+#                                          keys, witnesses and proofs stay as committed)
 #
 # Each fixture folder holds what a circom user has (circuit.r1cs, circuit.zkey,
-# witness.wtns, input.json), what snarkjs writes from them (vkey.json, proof.json,
-# public.json), and nothing else. The ceremony is a throwaway one with fixed entropy:
+# circuit.wasm, witness.wtns, input.json), what snarkjs writes from them (vkey.json,
+# proof.json, public.json), and nothing else. witness.wtns is `snarkjs wtns calculate`'s. The ceremony is a throwaway one with fixed entropy:
 # the keys are for tests only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -86,12 +89,31 @@ template Main() {
 }
 component main = Main();
 C
+write_circuit arrays <<'C'
+pragma circom 2.0.0;
+// Inputs as arrays of arrays; a check the input can fail (k must be a bit); a log line.
+template Main(n, m) {
+    signal input a[n][m]; signal input k; signal output s;
+    signal acc[n * m + 1];
+    acc[0] <== k;
+    for (var i = 0; i < n; i++) {
+        for (var j = 0; j < m; j++) {
+            acc[i * m + j + 1] <== acc[i * m + j] * a[i][j] + 1;
+        }
+    }
+    k * (k - 1) === 0;
+    s <== acc[n * m];
+    log("s =", s);
+}
+component main {public [k]} = Main(2, 3);
+C
 cp "$WORK/src/poseidon.circom" "$WORK/src/poseidon_bls.circom"
 
 echo '{"a": "1", "b": "2"}' > "$WORK/src/poseidon.json"
 cp "$WORK/src/poseidon.json" "$WORK/src/poseidon_bls.json"
 echo '{"leaf": "7", "path": ["1", "2", "3", "4"], "bits": ["0", "1", "1", "0"]}' > "$WORK/src/merkle.json"
 echo '{"a": "3", "b": "11"}' > "$WORK/src/nopublic.json"
+echo '{"a": [["1", "2", "3"], [4, "0x5", "-6"]], "k": "1"}' > "$WORK/src/arrays.json"
 
 ceremony() { # curve power -> $WORK/<curve>.ptau
     local c=$1 p=$2
@@ -101,15 +123,21 @@ ceremony() { # curve power -> $WORK/<curve>.ptau
     "$SNARKJS" powersoftau prepare phase2 "$WORK/$c.1.ptau" "$WORK/$c.ptau" >/dev/null
 }
 
-fixture() { # name curve power
-    local name=$1 curve=$2 power=$3 prime=bn128 src dir
-    [ "$curve" = bls12381 ] && prime=bls12381
+compile() { # name prime -> circuit.r1cs in $WORK/src, circuit.wasm in the fixture
+    local src
     src=$(realpath --relative-to="$TOOLS" "$WORK/src")
+    node node_modules/circom2/cli.js "$src/$1.circom" --r1cs --wasm --prime "$2" -l node_modules -o "$src" >/dev/null
+    cp "$WORK/src/${1}_js/$1.wasm" "$OUT/$1/circuit.wasm"
+}
+
+fixture() { # name curve power
+    local name=$1 curve=$2 power=$3 prime=bn128 dir
+    [ "$curve" = bls12381 ] && prime=bls12381
     dir=$OUT/$name
     echo "== $name ($curve)"
     rm -rf "$dir" && mkdir -p "$dir"
-    node node_modules/circom2/cli.js "$src/$name.circom" --r1cs --wasm --prime "$prime" -l node_modules -o "$src" >/dev/null
-    node "$WORK/src/${name}_js/generate_witness.js" "$WORK/src/${name}_js/$name.wasm" "$WORK/src/$name.json" "$dir/witness.wtns"
+    compile "$name" "$prime"
+    "$SNARKJS" wtns calculate "$dir/circuit.wasm" "$WORK/src/$name.json" "$dir/witness.wtns" >/dev/null
     cp "$WORK/src/$name.r1cs" "$dir/circuit.r1cs"
     cp "$WORK/src/$name.json" "$dir/input.json"
     ceremony "$curve" "$power"
@@ -120,8 +148,14 @@ fixture() { # name curve power
     "$SNARKJS" groth16 verify "$dir/vkey.json" "$dir/public.json" "$dir/proof.json" >/dev/null
 }
 
-fixture poseidon bn128 12
-fixture merkle bn128 12
-fixture nopublic bn128 12
-fixture poseidon_bls bls12381 10
+ALL="poseidon:bn128:12 merkle:bn128:12 nopublic:bn128:12 arrays:bn128:12 poseidon_bls:bls12381:10"
+for spec in $ALL; do
+    IFS=: read -r name curve power <<< "$spec"
+    if [ "${1:-}" = --wasm-only ]; then
+        prime=bn128; [ "$curve" = bls12381 ] && prime=bls12381
+        [ -d "$OUT/$name" ] && compile "$name" "$prime"
+    elif [ $# -eq 0 ] || [[ " $* " == *" $name "* ]]; then
+        fixture "$name" "$curve" "$power"
+    fi
+done
 du -sh "$OUT"

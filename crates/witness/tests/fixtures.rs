@@ -1,0 +1,292 @@
+//! The calculator against the witnesses snarkjs computed for the committed
+//! circom fixtures (crates/circom/tests/fixtures: circuit.wasm, input.json,
+//! witness.wtns from circom's own calculator), and every bad input and bad
+//! module refused with its own error.
+
+use std::path::PathBuf;
+use zkaccel_witness::{Inputs, WitnessCalculator, WitnessError};
+
+fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../circom/tests/fixtures")
+        .join(name)
+}
+
+fn calculator(name: &str) -> WitnessCalculator {
+    WitnessCalculator::from_file(fixture(name).join("circuit.wasm")).unwrap()
+}
+
+fn inputs(name: &str) -> Inputs {
+    Inputs::from_file(fixture(name).join("input.json")).unwrap()
+}
+
+const BN254: [&str; 4] = ["poseidon", "merkle", "nopublic", "arrays"];
+
+#[test]
+fn wtns_is_snarkjs_byte_for_byte() {
+    for name in BN254.iter().chain(&["poseidon_bls"]) {
+        let calc = calculator(name);
+        let ours = calc.calculate_wtns(&inputs(name)).unwrap();
+        let theirs = std::fs::read(fixture(name).join("witness.wtns")).unwrap();
+        assert_eq!(ours.len(), theirs.len(), "{name}");
+        assert!(ours == theirs, "{name}: the .wtns differs from snarkjs'");
+    }
+}
+
+/// The values of a `.wtns` (the fixture's, written by snarkjs), parsed here
+/// by hand: 32-byte little-endian integers after the two section headers.
+fn wtns_values(bytes: &[u8]) -> Vec<[u8; 32]> {
+    let n = u32::from_le_bytes(bytes[60..64].try_into().unwrap()) as usize;
+    let body = &bytes[76..];
+    assert_eq!(body.len(), n * 32);
+    body.chunks_exact(32)
+        .map(|c| c.try_into().unwrap())
+        .collect()
+}
+
+fn field_bytes<F: ark_ff::PrimeField>(v: &F) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    let le = ark_ff::BigInteger::to_bytes_le(&v.into_bigint());
+    out[..le.len()].copy_from_slice(&le);
+    out
+}
+
+#[test]
+fn field_elements_equal_snarkjs_witness() {
+    for name in BN254 {
+        let calc = calculator(name);
+        let w: Vec<ark_bn254::Fr> = calc.calculate(&inputs(name)).unwrap();
+        let theirs = wtns_values(&std::fs::read(fixture(name).join("witness.wtns")).unwrap());
+        assert_eq!(w.len(), calc.witness_size());
+        assert_eq!(
+            w.iter().map(field_bytes).collect::<Vec<_>>(),
+            theirs,
+            "{name}"
+        );
+        assert_eq!(w[0], ark_ff::One::one());
+    }
+    let calc = calculator("poseidon_bls");
+    let w: Vec<ark_bls12_381::Fr> = calc.calculate(&inputs("poseidon_bls")).unwrap();
+    let theirs = wtns_values(&std::fs::read(fixture("poseidon_bls").join("witness.wtns")).unwrap());
+    assert_eq!(w.iter().map(field_bytes).collect::<Vec<_>>(), theirs);
+}
+
+#[test]
+fn module_facts() {
+    let calc = calculator("arrays");
+    assert_eq!(calc.version().0, 2);
+    assert_eq!(calc.field_bytes(), 32);
+    assert_eq!(calc.input_size(), 7);
+    assert!(calc.is_field::<ark_bn254::Fr>());
+    assert!(!calc.is_field::<ark_bls12_381::Fr>());
+    assert!(calculator("poseidon_bls").is_field::<ark_bls12_381::Fr>());
+    // circom's bn128 prime, written out.
+    let p = "21888242871839275222246405745257275088548364400416034343698204186575808495617";
+    let mine = num_bigint::BigUint::from_bytes_le(&calc.prime_le_bytes());
+    assert_eq!(mine.to_string(), p);
+}
+
+#[test]
+fn one_calculator_many_witnesses_and_threads() {
+    let calc = calculator("arrays");
+    let first = calc.calculate_wtns(&inputs("arrays")).unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| assert_eq!(calc.calculate_wtns(&inputs("arrays")).unwrap(), first));
+        }
+    });
+    // A failed witness leaves nothing behind for the next.
+    let bad = Inputs::from_json(r#"{"a": [[1,2,3],[4,5,6]], "k": 2}"#).unwrap();
+    assert!(calc.calculate_wtns(&bad).is_err());
+    assert_eq!(calc.calculate_wtns(&inputs("arrays")).unwrap(), first);
+}
+
+/// The arrays circuit by hand: acc starts at k, each value a[i][j] makes
+/// acc = acc * a + 1; s is the last acc (its only output, witness[1]).
+#[test]
+fn values_reduced_as_snarkjs_reduces_them() {
+    use ark_bn254::Fr;
+    let calc = calculator("arrays");
+    let a = [
+        "3",
+        "-1",
+        "0x10",
+        "21888242871839275222246405745257275088548364400416034343698204186575808495618",
+        "0",
+        "7",
+    ];
+    let json = format!(
+        r#"{{"k": true, "a": [["{}", "{}", "{}"], ["{}", {}, {}]]}}"#,
+        a[0], a[1], a[2], a[3], a[4], a[5]
+    );
+    let w: Vec<Fr> = calc.calculate(&Inputs::from_json(&json).unwrap()).unwrap();
+    let vals = [
+        Fr::from(3u64),
+        -Fr::from(1u64),
+        Fr::from(16u64),
+        Fr::from(1u64),
+        Fr::from(0u64),
+        Fr::from(7u64),
+    ];
+    let mut acc = Fr::from(1u64);
+    for v in vals {
+        acc = acc * v + Fr::from(1u64);
+    }
+    assert_eq!(w[1], acc);
+}
+
+#[test]
+fn rust_inputs_equal_json_inputs() {
+    let calc = calculator("arrays");
+    let mut i = Inputs::new();
+    i.set("k", [1]);
+    i.set("a", [1, 2, 3, 4, 5, -6]);
+    assert_eq!(
+        calc.calculate_wtns(&i).unwrap(),
+        calc.calculate_wtns(&inputs("arrays")).unwrap()
+    );
+}
+
+fn err(calc: &WitnessCalculator, json: &str) -> WitnessError {
+    calc.calculate_wtns(&Inputs::from_json(json).unwrap())
+        .expect_err(json)
+}
+
+#[test]
+fn bad_inputs_named() {
+    let calc = calculator("arrays");
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5,6]], "k": 1, "x": 3}"#);
+    assert!(
+        matches!(&e, WitnessError::UnknownSignal { signal } if signal == "x"),
+        "{e}"
+    );
+    assert_eq!(e.to_string(), "input signal `x` not found in the circuit");
+
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5]], "k": 1}"#);
+    assert!(
+        matches!(&e, WitnessError::WrongCount { signal, expected: 6, given: 5 } if signal == "a"),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .starts_with("not enough values for input signal `a`"),
+        "{e}"
+    );
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5,6,7]], "k": 1}"#);
+    assert!(
+        e.to_string().starts_with(
+            "too many values for input signal `a`: the circuit takes 6, the input gives 7"
+        ),
+        "{e}"
+    );
+
+    let e = err(&calc, r#"{"a": [["1","2","3"],["4","five","6"]], "k": 1}"#);
+    assert!(
+        matches!(&e, WitnessError::NotANumber { signal, index: 4, .. } if signal == "a"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("\"five\" is not an integer"), "{e}");
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5,6]], "k": 0.5}"#);
+    assert!(
+        matches!(&e, WitnessError::NotANumber { signal, index: 0, .. } if signal == "k"),
+        "{e}"
+    );
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5,6]], "k": ""}"#);
+    assert!(matches!(&e, WitnessError::NotANumber { .. }), "{e}");
+
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5,6]]}"#);
+    assert!(
+        matches!(
+            e,
+            WitnessError::MissingInputs {
+                set: 6,
+                expected: 7
+            }
+        ),
+        "{e}"
+    );
+    let e = err(&calc, "{}");
+    assert!(
+        matches!(
+            e,
+            WitnessError::MissingInputs {
+                set: 0,
+                expected: 7
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn failed_check_names_template_and_line() {
+    let calc = calculator("arrays");
+    // k * (k - 1) === 0 fails for k = 2.
+    let e = err(&calc, r#"{"a": [[1,2,3],[4,5,6]], "k": 2}"#);
+    let WitnessError::Circuit { message } = &e else {
+        panic!("{e}")
+    };
+    assert!(message.starts_with("Assert Failed."), "{message}");
+    assert!(
+        message.contains("Main_") && message.contains("line:"),
+        "{message}"
+    );
+    // Setting a signal twice is the runtime's own refusal (through a
+    // repeated key we cannot: JSON keeps one; through the hash of an
+    // array element of a signal set whole, the runtime says so).
+    assert!(!message.contains('\n'));
+}
+
+#[test]
+fn bad_modules_refused() {
+    let good = std::fs::read(fixture("arrays").join("circuit.wasm")).unwrap();
+    for (what, bytes) in [
+        ("empty", Vec::new()),
+        ("not wasm", b"this is not a wasm module".to_vec()),
+        ("truncated", good[..good.len() / 2].to_vec()),
+        ("one byte short", good[..good.len() - 1].to_vec()),
+        // A valid module that is not a calculator: (module) in binary.
+        ("empty module", vec![0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]),
+    ] {
+        match WitnessCalculator::from_bytes(&bytes) {
+            Err(WitnessError::Wasm(msg)) => assert!(!msg.is_empty(), "{what}"),
+            Err(e) => panic!("{what}: {e}"),
+            Ok(_) => panic!("{what}: accepted"),
+        }
+    }
+    let e = WitnessCalculator::from_file("/nonexistent/circuit.wasm")
+        .err()
+        .unwrap();
+    assert!(
+        e.to_string().starts_with("/nonexistent/circuit.wasm: "),
+        "{e}"
+    );
+}
+
+#[test]
+fn corrupted_modules_never_panic() {
+    // Every 97th byte flipped in turn: refused, or (where the flip lands in
+    // data the calculator does not check) a witness or an error, never a
+    // panic.
+    // panic. A flip can make a loop endless: the time limit ends it.
+    let good = std::fs::read(fixture("arrays").join("circuit.wasm")).unwrap();
+    let input = inputs("arrays");
+    let limit = Some(std::time::Duration::from_secs(2));
+    for at in (8..good.len()).step_by(97) {
+        let mut bytes = good.clone();
+        bytes[at] ^= 0x5a;
+        if let Ok(calc) = WitnessCalculator::from_bytes(&bytes) {
+            let _ = calc.with_time_limit(limit).calculate_wtns(&input);
+        }
+    }
+}
+
+#[test]
+fn wrong_field_refused() {
+    let calc = calculator("poseidon_bls");
+    let e = calc
+        .calculate::<ark_bn254::Fr>(&inputs("poseidon_bls"))
+        .unwrap_err();
+    assert!(matches!(e, WitnessError::Mismatch(_)), "{e}");
+    assert!(e.to_string().contains("prime"), "{e}");
+}
