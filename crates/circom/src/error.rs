@@ -69,6 +69,13 @@ pub enum CircomError {
     ProofRejected,
     /// The Groth16 prover failed.
     Prove(Groth16Error),
+    /// The witness calculator failed: a bad `input.json` or wasm, a failed
+    /// check in the circuit (feature `witness`).
+    #[cfg(feature = "witness")]
+    Witness(zkaccel_witness::WitnessError),
+    /// circom's native witness generator (`--witness-bin`) failed: it could
+    /// not be started, or it exited with an error (its own message).
+    Generator(String),
 }
 
 impl CircomError {
@@ -102,6 +109,9 @@ impl fmt::Display for CircomError {
                 "the proof does not verify against the key's verifying key: the witness does not satisfy the circuit, or the key is corrupted (check with --r1cs)",
             ),
             CircomError::Prove(e) => write!(f, "proving: {e}"),
+            #[cfg(feature = "witness")]
+            CircomError::Witness(e) => write!(f, "witness: {e}"),
+            CircomError::Generator(msg) => write!(f, "witness generator: {msg}"),
         }
     }
 }
@@ -111,6 +121,8 @@ impl std::error::Error for CircomError {
         match self {
             CircomError::Io { source, .. } => Some(source),
             CircomError::Prove(e) => Some(e),
+            #[cfg(feature = "witness")]
+            CircomError::Witness(e) => Some(e),
             _ => None,
         }
     }
@@ -119,5 +131,12 @@ impl std::error::Error for CircomError {
 impl From<Groth16Error> for CircomError {
     fn from(e: Groth16Error) -> Self {
         CircomError::Prove(e)
+    }
+}
+
+#[cfg(feature = "witness")]
+impl From<zkaccel_witness::WitnessError> for CircomError {
+    fn from(e: zkaccel_witness::WitnessError) -> Self {
+        CircomError::Witness(e)
     }
 }

@@ -14,8 +14,14 @@
 //!   readers), written byte for byte as snarkjs writes them.
 //! - [`export_circuit`]: any arkworks circuit as a zkey and wtns that
 //!   snarkjs and rapidsnark prove (keys for tests and benchmarks only).
+//! - From `input.json` (feature `witness`): [`CircomProver::with_calculator`]
+//!   holds the circuit's compiled `circuit.wasm` and
+//!   [`CircomProver::prove_inputs`] computes the witness in-process;
+//!   [`native_witness`] runs circom's C++ generator instead.
 //! - The binary `zkaccel-prover`, with rapidsnark's arguments:
-//!   `zkaccel-prover circuit.zkey witness.wtns proof.json public.json`.
+//!   `zkaccel-prover circuit.zkey witness.wtns proof.json public.json`, and
+//!   snarkjs' `fullprove input.json circuit.wasm circuit.zkey proof.json
+//!   public.json` and `wtns calculate circuit.wasm input.json out.wtns`.
 //!
 //! ```
 //! use ark_bn254::{Bn254, Fr};
@@ -45,7 +51,10 @@ mod binfile;
 mod curve;
 mod error;
 mod export;
+#[cfg(feature = "witness")]
+mod inputs;
 mod json;
+mod native;
 mod points;
 mod prover;
 mod r1cs;
@@ -59,12 +68,17 @@ pub use json::{
     json_curve, proof_json, public_json, read_proof_json, read_public_json, read_vkey_json,
     vkey_json,
 };
+pub use native::native_witness;
 pub use points::ZkeyMap;
 pub use prover::{verify, CircomProof, CircomProver};
 pub use r1cs::{read_r1cs, Lc, R1cs};
 pub use wtns::{read_wtns, write_wtns};
 pub use zkaccel_groth16::CircomReduction;
 pub use zkaccel_groth16::{ConstraintMatrix, CsrMatrix};
+/// circom's wasm witness calculator (feature `witness`): `input.json` to a
+/// witness in-process, for [`CircomProver::prove_inputs`].
+#[cfg(feature = "witness")]
+pub use zkaccel_witness as witness;
 pub use zkey::{
     map_zkey, read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, KeyMatrix,
     ProverKey, Zkey, ZkeyHeader, ZkeyOptions,

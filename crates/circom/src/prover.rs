@@ -23,6 +23,9 @@ pub struct CircomProof<E: CircomCurve> {
     pub public: Vec<E::ScalarField>,
     /// The time of each phase (no synthesis: `timings.synthesis` is zero).
     pub timings: ProofTimings,
+    /// How long computing the witness took ([`CircomProver::prove_inputs`];
+    /// zero when the witness was given).
+    pub witness_time: Duration,
 }
 
 /// Proves circom circuits with a snarkjs zkey decoded once.
@@ -45,6 +48,8 @@ pub struct CircomProver<E: CircomCurve> {
     pvk: PreparedVerifyingKey<E>,
     backend: Backend,
     load_time: Duration,
+    #[cfg(feature = "witness")]
+    pub(crate) calculator: Option<zkaccel_witness::WitnessCalculator>,
 }
 
 impl<E: CircomCurve> CircomProver<E> {
@@ -147,6 +152,8 @@ impl<E: CircomCurve> CircomProver<E> {
             pvk,
             backend,
             load_time,
+            #[cfg(feature = "witness")]
+            calculator: None,
         }
     }
 
@@ -229,6 +236,7 @@ impl<E: CircomCurve> CircomProver<E> {
             proof,
             public: witness[1..z.num_inputs()].to_vec(),
             timings,
+            witness_time: Duration::ZERO,
         })
     }
 

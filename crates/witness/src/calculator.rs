@@ -20,7 +20,7 @@
 //! Values cross the shared memory by reading and writing the module's
 //! memory directly (one slice a value) rather than one export call a word.
 
-use crate::error::WitnessError;
+use crate::error::{wasm_error, WitnessError};
 use crate::input::{Inputs, Value};
 use ark_ff::{BigInt, PrimeField};
 use num_bigint::{BigInt as Int, BigUint, Sign};
@@ -122,7 +122,7 @@ fn engine() -> Result<&'static Engine, WitnessError> {
             Engine::new(&config).map_err(|e| e.to_string())
         })
         .as_ref()
-        .map_err(|e| WitnessError::Wasm(format!("the WebAssembly engine did not start: {e}")))
+        .map_err(|e| wasm_error(format!("the WebAssembly engine did not start: {e}")))
 }
 
 /// The exports a calculation calls, looked up once per instance.
@@ -146,7 +146,10 @@ impl WitnessCalculator {
             source,
         })?;
         Self::from_bytes(&bytes).map_err(|e| match e {
-            WitnessError::Wasm(msg) => WitnessError::Wasm(format!("{}: {msg}", path.display())),
+            WitnessError::Wasm { msg, .. } => WitnessError::Wasm {
+                path: Some(path.display().to_string()),
+                msg,
+            },
             other => other,
         })
     }
@@ -154,25 +157,30 @@ impl WitnessCalculator {
     /// Compiles a calculator from the module's bytes, and reads its version,
     /// prime and sizes from a first instance.
     pub fn from_bytes(wasm: &[u8]) -> Result<Self, WitnessError> {
+        if !wasm.starts_with(b"\0asm") {
+            return Err(wasm_error(
+                "not a WebAssembly module (it does not start with \\0asm)",
+            ));
+        }
         let engine = engine()?;
-        let module = Module::new(engine, wasm).map_err(|e| WitnessError::Wasm(chain(&e)))?;
+        let module = Module::new(engine, wasm).map_err(|e| wasm_error(chain(&e)))?;
         let mut linker = Linker::new(engine);
         link_runtime(&mut linker)?;
         let pre = linker
             .instantiate_pre(&module)
-            .map_err(|e| WitnessError::Wasm(chain(&e)))?;
+            .map_err(|e| wasm_error(chain(&e)))?;
         let mut store = new_store(engine, 0, None);
         let instance = pre
             .instantiate(&mut store)
-            .map_err(|e| WitnessError::Wasm(chain(&e)))?;
+            .map_err(|e| wasm_error(chain(&e)))?;
         let call0 = |store: &mut Store<Host>, name: &str| -> Result<i32, WitnessError> {
             let f = typed::<(), i32>(&instance, &mut *store, name)?;
             f.call(&mut *store, ())
-                .map_err(|e| WitnessError::Wasm(format!("{name}: {}", chain(&e))))
+                .map_err(|e| wasm_error(format!("{name}: {}", chain(&e))))
         };
         let major = call0(&mut store, "getVersion")?;
         if major != 2 {
-            return Err(WitnessError::Wasm(format!(
+            return Err(wasm_error(format!(
                 "circom version {major}: only circom 2's calculator is supported"
             )));
         }
@@ -187,14 +195,14 @@ impl WitnessCalculator {
         let patch = optional(&mut store, "getPatchVersion")?;
         let n32 = call0(&mut store, "getFieldNumLen32")?;
         if !(1..=64).contains(&n32) {
-            return Err(WitnessError::Wasm(format!("a field of {n32} 32-bit words")));
+            return Err(wasm_error(format!("a field of {n32} 32-bit words")));
         }
         let n32 = n32 as usize;
         store.data_mut().n32 = n32;
         let raw_prime = typed::<(), ()>(&instance, &mut store, "getRawPrime")?;
         raw_prime
             .call(&mut store, ())
-            .map_err(|e| WitnessError::Wasm(format!("getRawPrime: {}", chain(&e))))?;
+            .map_err(|e| wasm_error(format!("getRawPrime: {}", chain(&e))))?;
         let shared = shared_start(&instance, &mut store)?;
         let prime = read_words(&instance, &mut store, shared, n32)?;
         let witness_size = call0(&mut store, "getWitnessSize")?;
@@ -202,13 +210,13 @@ impl WitnessCalculator {
         let (Ok(witness_size), Ok(input_size)) =
             (usize::try_from(witness_size), usize::try_from(input_size))
         else {
-            return Err(WitnessError::Wasm(format!(
+            return Err(wasm_error(format!(
                 "a witness of {witness_size} values with {input_size} inputs"
             )));
         };
         if witness_size == 0 {
-            return Err(WitnessError::Wasm(
-                "a witness of 0 values (circom's has at least the constant 1)".into(),
+            return Err(wasm_error(
+                "a witness of 0 values (circom's has at least the constant 1)",
             ));
         }
         let calc = WitnessCalculator {
@@ -339,7 +347,7 @@ impl WitnessCalculator {
         let instance = self
             .pre
             .instantiate(&mut store)
-            .map_err(|e| WitnessError::Wasm(chain(&e)))?;
+            .map_err(|e| wasm_error(chain(&e)))?;
         let ex = self.exports(&mut store, instance)?;
         ex.init
             .call(&mut store, self.sanity_check as i32)
@@ -399,9 +407,7 @@ impl WitnessCalculator {
             let memory = memory(&ex.instance, &mut store)?.data(&store);
             let bytes = memory
                 .get(ex.shared..ex.shared + 4 * self.n32)
-                .ok_or_else(|| {
-                    WitnessError::Wasm("the shared memory lies outside the memory".into())
-                })?;
+                .ok_or_else(|| wasm_error("the shared memory lies outside the memory"))?;
             for (w, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
                 *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
@@ -440,7 +446,7 @@ impl WitnessCalculator {
 
 /// The `runtime` imports of circom 2's calculator.
 fn link_runtime(linker: &mut Linker<Host>) -> Result<(), WitnessError> {
-    let link_err = |e: wasmtime::Error| WitnessError::Wasm(chain(&e));
+    let link_err = |e: wasmtime::Error| wasm_error(chain(&e));
     linker
         .func_wrap(
             "runtime",
@@ -564,22 +570,22 @@ fn typed<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
 ) -> Result<TypedFunc<P, R>, WitnessError> {
     let f = instance
         .get_func(&mut *store, name)
-        .ok_or_else(|| WitnessError::Wasm(format!("no export {name}")))?;
+        .ok_or_else(|| wasm_error(format!("no export {name}")))?;
     f.typed::<P, R>(&*store)
-        .map_err(|e| WitnessError::Wasm(format!("export {name}: {}", chain(&e))))
+        .map_err(|e| wasm_error(format!("export {name}: {}", chain(&e))))
 }
 
 fn memory(instance: &Instance, store: &mut Store<Host>) -> Result<wasmtime::Memory, WitnessError> {
     instance
         .get_memory(&mut *store, "memory")
-        .ok_or_else(|| WitnessError::Wasm("the module exports no memory".into()))
+        .ok_or_else(|| wasm_error("the module exports no memory"))
 }
 
 fn shared_start(instance: &Instance, store: &mut Store<Host>) -> Result<usize, WitnessError> {
     let f = typed::<(), i32>(instance, store, "getSharedRWMemoryStart")?;
     let start = f
         .call(&mut *store, ())
-        .map_err(|e| WitnessError::Wasm(format!("getSharedRWMemoryStart: {}", chain(&e))))?;
+        .map_err(|e| wasm_error(format!("getSharedRWMemoryStart: {}", chain(&e))))?;
     Ok(start as u32 as usize)
 }
 
@@ -593,7 +599,7 @@ fn read_words(
     let bytes = memory
         .data(&*store)
         .get(at..at + 4 * n32)
-        .ok_or_else(|| WitnessError::Wasm("the shared memory lies outside the memory".into()))?;
+        .ok_or_else(|| wasm_error("the shared memory lies outside the memory"))?;
     Ok(bytes
         .chunks_exact(4)
         .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -610,7 +616,7 @@ fn write_words(
     let bytes = memory
         .data_mut(&mut *store)
         .get_mut(at..at + 4 * words.len())
-        .ok_or_else(|| WitnessError::Wasm("the shared memory lies outside the memory".into()))?;
+        .ok_or_else(|| wasm_error("the shared memory lies outside the memory"))?;
     for (b, w) in bytes.chunks_exact_mut(4).zip(words) {
         b.copy_from_slice(&w.to_le_bytes());
     }
@@ -632,10 +638,12 @@ fn failed(store: &Store<Host>, e: &wasmtime::Error) -> WitnessError {
 
 /// An error and its causes on one line.
 fn chain(e: &wasmtime::Error) -> String {
-    e.chain()
+    let text = e
+        .chain()
         .map(|c| c.to_string())
         .collect::<Vec<_>>()
-        .join(": ")
+        .join(": ");
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The 64-bit FNV-1a hash of a signal's name as circom's calculator computes

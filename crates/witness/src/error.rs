@@ -21,7 +21,12 @@ pub enum WitnessError {
     /// The module is not a circom 2 witness calculator: not WebAssembly,
     /// truncated, an export or import circom's calculator has missing or of
     /// another type, a field size this crate does not read.
-    Wasm(String),
+    Wasm {
+        /// The module's path, when it was read from a file.
+        path: Option<String>,
+        /// What is wrong with it.
+        msg: String,
+    },
     /// `input.json` is not valid JSON, or holds a value that is not a number
     /// (or an array of numbers, or an object of them).
     Json(String),
@@ -72,7 +77,12 @@ impl fmt::Display for WitnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             WitnessError::Io { path, source } => write!(f, "{path}: {source}"),
-            WitnessError::Wasm(msg) => write!(f, "not a circom witness calculator: {msg}"),
+            WitnessError::Wasm { path: Some(p), msg } => {
+                write!(f, "{p}: not a circom witness calculator: {msg}")
+            }
+            WitnessError::Wasm { path: None, msg } => {
+                write!(f, "not a circom witness calculator: {msg}")
+            }
             WitnessError::Json(msg) => write!(f, "input: {msg}"),
             WitnessError::UnknownSignal { signal } => {
                 write!(f, "input signal `{signal}` not found in the circuit")
@@ -107,6 +117,14 @@ impl fmt::Display for WitnessError {
             WitnessError::Circuit { message } => write!(f, "the circuit failed: {message}"),
             WitnessError::Mismatch(msg) => f.write_str(msg),
         }
+    }
+}
+
+/// A bad module, its path not known here.
+pub(crate) fn wasm_error(msg: impl Into<String>) -> WitnessError {
+    WitnessError::Wasm {
+        path: None,
+        msg: msg.into(),
     }
 }
 

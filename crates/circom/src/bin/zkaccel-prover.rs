@@ -3,6 +3,9 @@
 //! ```text
 //! zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify] [--no-mmap]
 //!                <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+//! zkaccel-prover fullprove [options] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>
+//! zkaccel-prover fullprove [options] --witness-bin <circuit_cpp/circuit> <input.json> <circuit.zkey> <proof.json> <public.json>
+//! zkaccel-prover wtns calculate <circuit.wasm> <input.json> <witness.wtns>
 //! zkaccel-prover verify <vkey.json> <public.json> <proof.json>
 //! zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
 //! zkaccel-prover export-example <mimc|sha256> <size> <out-dir>
@@ -16,16 +19,22 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 use zkaccel_circom::{
-    export_circuit, json_curve, proof_json, public_json, read_proof_json, read_public_json,
-    read_r1cs, read_vkey_json, read_wtns, read_zkey_from, setup_r1cs, verify, vkey_json,
-    zkey_curve, zkey_curve_from, CircomCurve, CircomError, CircomProver, Curve, ZkeyMap,
+    export_circuit, json_curve, native_witness, proof_json, public_json, read_proof_json,
+    read_public_json, read_r1cs, read_vkey_json, read_wtns, read_zkey_from, setup_r1cs, verify,
+    vkey_json, zkey_curve, zkey_curve_from, CircomCurve, CircomError, CircomProver, Curve, ZkeyMap,
     ZkeyOptions,
 };
 use zkaccel_groth16::Backend;
+use zkaccel_witness::{Inputs, WitnessCalculator};
 
 const USAGE: &str = "usage:
   zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify] [--no-mmap]
                  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+  zkaccel-prover fullprove [the options above] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>
+                 (snarkjs groth16 fullprove's order: the witness from the circuit's wasm, in-process)
+  zkaccel-prover fullprove [options] --witness-bin <circuit_cpp/circuit> <input.json> <circuit.zkey> <proof.json> <public.json>
+                 (the witness from circom's C++ generator, run as a subprocess)
+  zkaccel-prover wtns calculate <circuit.wasm> <input.json> <witness.wtns>   (snarkjs' order and bytes)
   zkaccel-prover verify <vkey.json> <public.json> <proof.json>
   zkaccel-prover export-vkey <circuit.zkey> <vkey.json>
   zkaccel-prover export-example <mimc|sha256> <size> <out-dir>   (test keys: not for production)
@@ -35,8 +44,10 @@ const USAGE: &str = "usage:
 
 fn main() -> ExitCode {
     // The library's warnings (a GPU fallback, a bad ZKACCEL_BACKEND);
-    // RUST_LOG=info also shows the backend choice.
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    // RUST_LOG=info also shows the backend choice; the circuit's log() lines
+    // (target circom) are shown as snarkjs shows them.
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn,circom=info"))
+        .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(code) => code,
@@ -72,6 +83,11 @@ fn run(args: &[String]) -> Res<ExitCode> {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
         }
+        Some("fullprove") => prove_cmd(&args[1..], true),
+        Some("wtns") => match &args[1..] {
+            [sub, wasm, input, out] if sub == "calculate" => wtns_calculate(wasm, input, out),
+            _ => Err("wtns calculate takes <circuit.wasm> <input.json> <witness.wtns> (see zkaccel-prover --help)".to_string()),
+        },
         Some("verify") => match &args[1..] {
             [vkey, public, proof] => verify_cmd(vkey, public, proof),
             _ => Err("verify takes 3 files (see zkaccel-prover --help)".to_string()),
@@ -116,7 +132,7 @@ fn run(args: &[String]) -> Res<ExitCode> {
                     .to_string(),
             ),
         },
-        Some(_) => prove_cmd(args),
+        Some(_) => prove_cmd(args, false),
     }
 }
 
@@ -147,18 +163,34 @@ struct ProveArgs {
     /// Map the zkey and prove from its points in place (`--no-mmap` reads
     /// and decodes a copy, for a key file that may change meanwhile).
     mmap: bool,
-    files: Vec<String>,
+    /// Where the witness comes from, and the key and outputs.
+    witness: WitnessFrom,
+    zkey: String,
+    proof: String,
+    public: String,
 }
 
-fn parse_prove(args: &[String]) -> Res<ProveArgs> {
+/// The witness: a `.wtns` file, or computed from `input.json`.
+enum WitnessFrom {
+    Wtns(String),
+    Wasm { input: String, wasm: String },
+    Native { input: String, bin: String },
+}
+
+fn parse_prove(args: &[String], full: bool) -> Res<ProveArgs> {
     let mut a = ProveArgs {
         backend: Backend::Auto,
         timings: false,
         r1cs: None,
         self_verify: true,
         mmap: true,
-        files: Vec::new(),
+        witness: WitnessFrom::Wtns(String::new()),
+        zkey: String::new(),
+        proof: String::new(),
+        public: String::new(),
     };
+    let mut files = Vec::new();
+    let mut bin = None;
     let mut it = args.iter();
     while let Some(x) = it.next() {
         match x.as_str() {
@@ -178,19 +210,51 @@ fn parse_prove(args: &[String]) -> Res<ProveArgs> {
             "--r1cs" => {
                 a.r1cs = Some(it.next().ok_or("--r1cs takes a file")?.clone());
             }
+            "--witness-bin" if full => {
+                bin = Some(it.next().ok_or("--witness-bin takes a program")?.clone());
+            }
             f if f.starts_with("--") => {
                 return Err(format!("unknown option {f} (see zkaccel-prover --help)"))
             }
-            f => a.files.push(f.to_owned()),
+            f => files.push(f.to_owned()),
         }
     }
-    if a.files.len() != 4 {
-        return Err(format!(
-            "expected <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got {} files (see zkaccel-prover --help)",
-            a.files.len()
-        ));
+    let got = files.len();
+    match (full, bin, files.as_slice()) {
+        (false, _, [zkey, wtns, proof, public]) => {
+            a.witness = WitnessFrom::Wtns(wtns.clone());
+            (a.zkey, a.proof, a.public) = (zkey.clone(), proof.clone(), public.clone());
+        }
+        (true, None, [input, wasm, zkey, proof, public]) => {
+            a.witness = WitnessFrom::Wasm { input: input.clone(), wasm: wasm.clone() };
+            (a.zkey, a.proof, a.public) = (zkey.clone(), proof.clone(), public.clone());
+        }
+        (true, Some(bin), [input, zkey, proof, public]) => {
+            a.witness = WitnessFrom::Native { input: input.clone(), bin };
+            (a.zkey, a.proof, a.public) = (zkey.clone(), proof.clone(), public.clone());
+        }
+        (false, _, _) => return Err(format!(
+            "expected <circuit.zkey> <witness.wtns> <proof.json> <public.json>, got {got} files (see zkaccel-prover --help)"
+        )),
+        (true, None, _) => return Err(format!(
+            "fullprove expects <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>, got {got} files (see zkaccel-prover --help)"
+        )),
+        (true, Some(_), _) => return Err(format!(
+            "fullprove --witness-bin expects <input.json> <circuit.zkey> <proof.json> <public.json>, got {got} files (see zkaccel-prover --help)"
+        )),
     }
     Ok(a)
+}
+
+/// `wtns calculate`: snarkjs' command, the same bytes out.
+fn wtns_calculate(wasm: &str, input: &str, out: &str) -> Res<ExitCode> {
+    let calc = WitnessCalculator::from_file(wasm).map_err(|e| e.to_string())?;
+    let inputs = Inputs::from_file(input).map_err(|e| e.to_string())?;
+    let bytes = calc
+        .calculate_wtns(&inputs)
+        .map_err(|e| format!("{input}: {e}"))?;
+    write(out, &bytes)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// A zkey to read a section at a time.
@@ -217,10 +281,10 @@ enum KeyFile {
     Read(Box<dyn KeySource>),
 }
 
-fn prove_cmd(args: &[String]) -> Res<ExitCode> {
-    let a = parse_prove(args)?;
+fn prove_cmd(args: &[String], full: bool) -> Res<ExitCode> {
+    let a = parse_prove(args, full)?;
     let start = Instant::now();
-    let path = &a.files[0];
+    let path = &a.zkey;
     // A file that cannot be mapped (a pipe) is read.
     let mapped = match a.mmap {
         true => std::fs::File::open(path)
@@ -246,7 +310,7 @@ fn prove_cmd(args: &[String]) -> Res<ExitCode> {
 }
 
 fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<ExitCode> {
-    let [zkey, wtns, proof_out, public_out] = [&a.files[0], &a.files[1], &a.files[2], &a.files[3]];
+    let [zkey, proof_out, public_out] = [&a.zkey, &a.proof, &a.public];
     // Fail on an unwritable output before the work, not after.
     for out in [proof_out, public_out] {
         let existed = Path::new(out).exists();
@@ -259,17 +323,49 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
             let _ = std::fs::remove_file(out);
         }
     }
+    // The wasm compiled before the key is read, so that a bad one costs no
+    // key load.
+    let t = Instant::now();
+    let calc = match &a.witness {
+        WitnessFrom::Wasm { wasm, .. } => {
+            Some(WitnessCalculator::from_file(wasm).map_err(|e| e.to_string())?)
+        }
+        _ => None,
+    };
+    let compile = t.elapsed();
     let opts = ZkeyOptions::default();
-    let prover = match key {
+    let mut prover = match key {
         KeyFile::Mapped(map) => CircomProver::<E>::from_zkey_map(&map, a.backend, opts),
         KeyFile::Read(r) => CircomProver::<E>::from_zkey_reader(r, a.backend, opts),
     }
     .map_err(at(zkey))?;
-    let load = start.elapsed();
+    let load = start.elapsed() - compile;
     let t = Instant::now();
-    let witness = read_wtns::<E::ScalarField>(&read(wtns)?).map_err(at(wtns))?;
-    prover.check_witness(&witness).map_err(at(wtns))?;
+    let (witness, source) = match &a.witness {
+        WitnessFrom::Wtns(wtns) => (
+            read_wtns::<E::ScalarField>(&read(wtns)?).map_err(at(wtns))?,
+            wtns,
+        ),
+        WitnessFrom::Wasm { input, wasm } => {
+            let calc = calc.ok_or("internal: no calculator")?;
+            prover = prover
+                .with_calculator(calc)
+                .map_err(|e| format!("{wasm}: {e} ({zkey})"))?;
+            let inputs = Inputs::from_file(input).map_err(|e| e.to_string())?;
+            let w = prover
+                .calculate_witness(&inputs)
+                .map_err(|e| format!("{input}: {e}"))?;
+            (w, input)
+        }
+        WitnessFrom::Native { input, bin } => (
+            native_witness::<E::ScalarField>(Path::new(bin), Path::new(input))
+                .map_err(|e| format!("{input}: {e}"))?,
+            input,
+        ),
+    };
+    prover.check_witness(&witness).map_err(at(source))?;
     let wtns_time = t.elapsed();
+    let wtns = source;
     if let Some(r1cs) = &a.r1cs {
         let r = read_r1cs::<E::ScalarField>(&read(r1cs)?).map_err(at(r1cs))?;
         if r.n_public() != prover.zkey().header.n_public {
@@ -302,8 +398,17 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         let t = &out.timings;
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         eprintln!(
-            "timings (ms): load zkey {:.1} | read wtns {:.1} | witness map {:.1} | msm A {:.1} B1 {:.1} B2 {:.1} L {:.1} H {:.1} | prove {:.1} | self-verify {:.1} | json {:.1} | total {:.1}",
+            "timings (ms): {}load zkey {:.1} | {} {:.1} | witness map {:.1} | msm A {:.1} B1 {:.1} B2 {:.1} L {:.1} H {:.1} | prove {:.1} | self-verify {:.1} | json {:.1} | total {:.1}",
+            match &a.witness {
+                WitnessFrom::Wasm { .. } => format!("compile wasm {:.1} | ", ms(compile)),
+                _ => String::new(),
+            },
             ms(load),
+            match &a.witness {
+                WitnessFrom::Wtns(_) => "read wtns",
+                WitnessFrom::Wasm { .. } => "witness (wasm)",
+                WitnessFrom::Native { .. } => "witness (native)",
+            },
             ms(wtns_time),
             ms(t.witness_map),
             ms(t.msm_a),

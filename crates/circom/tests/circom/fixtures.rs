@@ -246,6 +246,7 @@ fixture_tests!(
     snarkjs_fixture_merkle_proves_verifies_and_matches: 1 "merkle",
     snarkjs_fixture_nopublic_proves_verifies_and_matches: 2 "nopublic",
     snarkjs_fixture_poseidon_bls_proves_verifies_and_matches: 3 "poseidon_bls",
+    snarkjs_fixture_arrays_proves_verifies_and_matches: 4 "arrays",
 );
 
 /// The zkey and wtns writers give back the files snarkjs wrote (the zkey

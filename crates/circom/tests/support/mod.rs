@@ -130,11 +130,12 @@ impl<const SNARKJS: bool> R1CSToQAP for Naive<SNARKJS> {
 }
 
 /// The committed fixtures (scripts/circom-fixtures.sh): name and curve.
-pub const FIXTURES: [(&str, &str); 4] = [
+pub const FIXTURES: [(&str, &str); 5] = [
     ("poseidon", "bn128"),
     ("merkle", "bn128"),
     ("nopublic", "bn128"),
     ("poseidon_bls", "bls12381"),
+    ("arrays", "bn128"),
 ];
 
 /// Every point checked on its curve and in its subgroup.
