@@ -11,7 +11,7 @@ use std::process::Command;
 /// Runs circom's C++ witness generator `bin` on `input` (an `input.json`)
 /// and reads the witness it writes (in a temporary file, removed after).
 /// A generator that cannot start, exits non-zero (a failed assertion, a bad
-/// input: its own stderr is in the error) or writes no valid `.wtns` for
+/// input: what it printed is in the error; it takes no negative values) or writes no valid `.wtns` for
 /// `F` is an error.
 pub fn native_witness<F: PrimeField<BigInt = BigInt<4>>>(
     bin: &Path,
@@ -24,18 +24,24 @@ pub fn native_witness<F: PrimeField<BigInt = BigInt<4>>>(
         .output()
         .map_err(|e| CircomError::Generator(format!("{}: {e}", bin.display())))?;
     if !run.status.success() {
-        let said = String::from_utf8_lossy(&run.stderr);
-        let said = said.trim();
-        let said = if said.is_empty() {
-            String::from_utf8_lossy(&run.stdout).trim().to_string()
-        } else {
-            said.to_string()
-        };
+        // circom's generator prints a failed assertion on stdout, then
+        // aborts with C++'s message on stderr: both are kept.
+        let said: Vec<String> = [&run.stdout, &run.stderr]
+            .iter()
+            .flat_map(|b| {
+                String::from_utf8_lossy(b)
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(String::from)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
         return Err(CircomError::Generator(format!(
             "{} exited with {}: {}",
             bin.display(),
             run.status,
-            said.lines().collect::<Vec<_>>().join(" | ")
+            said.join(" | ")
         )));
     }
     let bytes = std::fs::read(&out.0)

@@ -23,8 +23,19 @@ fn out_dir(name: &str) -> PathBuf {
     d
 }
 
+/// zkaccel-prover with its compiled-module cache in the test's own folder
+/// (not the user's ~/.cache).
+fn zk() -> Command {
+    let mut c = Command::new(BIN);
+    c.env(
+        "ZKACCEL_WASM_CACHE",
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("fullprove-wasm-cache"),
+    );
+    c
+}
+
 fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
-    Command::new(BIN).args(args).output().unwrap()
+    zk().args(args).output().unwrap()
 }
 
 fn stderr(o: &Output) -> String {
@@ -47,7 +58,7 @@ fn fullprove_every_fixture_and_verifiers_accept() {
         let d = out_dir(name);
         let (proof, public) = (d.join("proof.json"), d.join("public.json"));
         let _ = std::fs::remove_file(&proof);
-        let o = Command::new(BIN)
+        let o = zk()
             .args(["fullprove", "--timings", "--backend", "cpu"])
             .args([
                 fixture(name, "input.json"),
@@ -61,7 +72,9 @@ fn fullprove_every_fixture_and_verifiers_accept() {
         let err = stderr(&o);
         assert!(o.status.success(), "{name}: {err}");
         assert!(
-            err.contains("compile wasm") && err.contains("witness (wasm)") && err.contains("msm A"),
+            (err.contains("compile wasm") || err.contains("wasm from cache"))
+                && err.contains("witness (wasm)")
+                && err.contains("msm A"),
             "{name}: {err}"
         );
         assert_eq!(
@@ -85,6 +98,40 @@ fn fullprove_every_fixture_and_verifiers_accept() {
             );
         }
     }
+}
+
+/// The compiled module is kept between runs (ZKACCEL_WASM_CACHE) and
+/// reused; `off` compiles every time; the proofs verify either way.
+#[test]
+fn compiled_wasm_cached_between_runs() {
+    let d = out_dir("cache");
+    let cache = d.join("cache");
+    let _ = std::fs::remove_dir_all(&cache);
+    let (p, q) = (d.join("p.json"), d.join("q.json"));
+    let name = "nopublic";
+    let prove = |cache: &std::ffi::OsStr| {
+        let o = Command::new(BIN)
+            .env("ZKACCEL_WASM_CACHE", cache)
+            .args(["fullprove", "--timings"])
+            .args([
+                fixture(name, "input.json"),
+                fixture(name, "circuit.wasm"),
+                fixture(name, "circuit.zkey"),
+                p.clone(),
+                q.clone(),
+            ])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o2 = run(&[Path::new("verify"), &fixture(name, "vkey.json"), &q, &p]);
+        assert!(o2.status.success(), "{}", stderr(&o2));
+        stderr(&o)
+    };
+    assert!(prove(cache.as_os_str()).contains("compile wasm"));
+    assert!(prove(cache.as_os_str()).contains("wasm from cache"));
+    assert_eq!(std::fs::read_dir(&cache).unwrap().count(), 1);
+    assert!(prove("off".as_ref()).contains("compile wasm"));
+    assert!(prove("off".as_ref()).contains("compile wasm"));
 }
 
 #[test]
@@ -363,5 +410,69 @@ fn prove_inputs_in_rust() {
         CircomProver::<E>::from_zkey_bytes(&zkey, Backend::Cpu, ZkeyOptions::default()).unwrap();
     assert!(
         matches!(prover.with_calculator(bls), Err(CircomError::Mismatch(m)) if m.contains("another prime"))
+    );
+}
+
+/// circom's own C++ generator (built by `scripts/circom-fixtures.sh --cpp`,
+/// which prints the folder ZKACCEL_CIRCOM_CPP names): its witness equals
+/// the wasm's, `fullprove --witness-bin` proves with it, and its failures
+/// reach the user in its own words.
+#[test]
+fn witness_bin_with_circoms_cpp_generator() {
+    let Some(root) = std::env::var_os("ZKACCEL_CIRCOM_CPP").filter(|s| !s.is_empty()) else {
+        skip("circom's C++ witness generators: ZKACCEL_CIRCOM_CPP is not set (scripts/circom-fixtures.sh --cpp builds them and prints it); --witness-bin checked with stand-in generators only");
+        return;
+    };
+    let root = PathBuf::from(root);
+    let d = out_dir("cpp");
+    let (p, q) = (d.join("p.json"), d.join("q.json"));
+    let (fp, wb) = (Path::new("fullprove"), Path::new("--witness-bin"));
+    // circom's generator takes no negative values: the arrays input without one.
+    let arrays_input = d.join("arrays.json");
+    std::fs::write(
+        &arrays_input,
+        r#"{"a": [["1", "2", "3"], [4, "0x5", "6"]], "k": "1"}"#,
+    )
+    .unwrap();
+    for name in ["poseidon", "merkle", "nopublic", "arrays"] {
+        let bin = root.join(name).join(name);
+        assert!(bin.exists(), "{}: not built", bin.display());
+        let input = match name {
+            "arrays" => arrays_input.clone(),
+            _ => fixture(name, "input.json"),
+        };
+        let native = zkaccel_circom::native_witness::<ark_bn254::Fr>(&bin, &input).unwrap();
+        let calc = WitnessCalculator::from_file(fixture(name, "circuit.wasm")).unwrap();
+        let wasm = calc
+            .calculate::<ark_bn254::Fr>(&Inputs::from_file(&input).unwrap())
+            .unwrap();
+        assert_eq!(native, wasm, "{name}: the C++ and wasm witnesses differ");
+        let _ = std::fs::remove_file(&p);
+        let o = run(&[fp, wb, &bin, &input, &fixture(name, "circuit.zkey"), &p, &q]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let o = run(&[Path::new("verify"), &fixture(name, "vkey.json"), &q, &p]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+    }
+    let bin = root.join("arrays").join("arrays");
+    let zkey = fixture("arrays", "circuit.zkey");
+    let bad = d.join("bad.json");
+    std::fs::write(&bad, r#"{"a": [[1,2,3],[4,5,6]], "k": 2}"#).unwrap();
+    assert_refused(
+        &[fp, wb, &bin, &bad, &zkey, &p, &q],
+        &p,
+        "Failed assert in template/function Main line",
+    );
+    assert_refused(
+        &[
+            fp,
+            wb,
+            &bin,
+            &fixture("arrays", "input.json"),
+            &zkey,
+            &p,
+            &q,
+        ],
+        &p,
+        "Invalid number in JSON input: -6",
     );
 }

@@ -55,6 +55,7 @@ pub struct WitnessCalculator {
     input_size: usize,
     sanity_check: bool,
     time_limit: Option<Duration>,
+    from_cache: bool,
 }
 
 /// How often the engine's epoch advances while a time limit is in use.
@@ -154,20 +155,72 @@ impl WitnessCalculator {
         })
     }
 
+    /// As [`WitnessCalculator::from_file`], with the compiled module kept in
+    /// `cache` (a folder, made if missing; [`crate::default_cache_dir`] is
+    /// the usual one) and taken from there on later calls for the same wasm:
+    /// a run then skips Cranelift. A damaged or stale entry is compiled again;
+    /// a cache that cannot be written only costs the compile (logged, level
+    /// warn).
+    pub fn from_file_cached(
+        path: impl AsRef<std::path::Path>,
+        cache: Option<&std::path::Path>,
+    ) -> Result<Self, WitnessError> {
+        let path = path.as_ref();
+        let bytes = std::fs::read(path).map_err(|source| WitnessError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_bytes_cached(&bytes, cache).map_err(|e| match e {
+            WitnessError::Wasm { msg, .. } => WitnessError::Wasm {
+                path: Some(path.display().to_string()),
+                msg,
+            },
+            other => other,
+        })
+    }
+
     /// Compiles a calculator from the module's bytes, and reads its version,
     /// prime and sizes from a first instance.
     pub fn from_bytes(wasm: &[u8]) -> Result<Self, WitnessError> {
+        Self::from_bytes_cached(wasm, None)
+    }
+
+    /// [`WitnessCalculator::from_bytes`] through the compiled-module cache
+    /// in `cache`, if any.
+    pub fn from_bytes_cached(
+        wasm: &[u8],
+        cache: Option<&std::path::Path>,
+    ) -> Result<Self, WitnessError> {
         if !wasm.starts_with(b"\0asm") {
             return Err(wasm_error(
                 "not a WebAssembly module (it does not start with \\0asm)",
             ));
         }
         let engine = engine()?;
-        let module = Module::new(engine, wasm).map_err(|e| wasm_error(chain(&e)))?;
+        let cached = cache.and_then(|dir| crate::cache::load(dir, engine, wasm));
+        let from_cache = cached.is_some();
+        let module = match cached {
+            Some(m) => m,
+            None => {
+                let m = Module::new(engine, wasm).map_err(|e| wasm_error(chain(&e)))?;
+                if let Some(dir) = cache {
+                    crate::cache::store(dir, engine, wasm, &m);
+                }
+                m
+            }
+        };
+        let mut calc = Self::from_module(engine, &module)?;
+        calc.from_cache = from_cache;
+        Ok(calc)
+    }
+
+    /// A calculator of a compiled module: its version, prime and sizes read
+    /// from a first instance, every export a calculation needs checked.
+    fn from_module(engine: &'static Engine, module: &Module) -> Result<Self, WitnessError> {
         let mut linker = Linker::new(engine);
         link_runtime(&mut linker)?;
         let pre = linker
-            .instantiate_pre(&module)
+            .instantiate_pre(module)
             .map_err(|e| wasm_error(chain(&e)))?;
         let mut store = new_store(engine, 0, None);
         let instance = pre
@@ -229,6 +282,7 @@ impl WitnessCalculator {
             input_size,
             sanity_check: false,
             time_limit: None,
+            from_cache: false,
         };
         // Every export a calculation needs, checked now rather than at the
         // first witness.
@@ -255,6 +309,12 @@ impl WitnessCalculator {
         }
         self.time_limit = limit;
         self
+    }
+
+    /// Whether the compiled module came from the cache
+    /// ([`WitnessCalculator::from_file_cached`]) rather than Cranelift.
+    pub fn from_cache(&self) -> bool {
+        self.from_cache
     }
 
     /// circom's version that compiled the module (major, minor, patch; minor

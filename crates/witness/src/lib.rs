@@ -5,7 +5,8 @@
 //!
 //! - [`WitnessCalculator`]: the module compiled once (wasmtime's Cranelift),
 //!   a fresh instance per witness; [`WitnessCalculator::calculate`] and
-//!   [`WitnessCalculator::calculate_wtns`].
+//!   [`WitnessCalculator::calculate_wtns`]; compiled modules optionally kept
+//!   on disk between runs ([`WitnessCalculator::from_file_cached`]).
 //! - [`Inputs`]: `input.json` read as circom's calculator reads it (keys in
 //!   file order, arrays row-major, objects as bus fields, decimal and hex
 //!   strings, negative values as `p - x`).
@@ -28,11 +29,13 @@
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
+mod cache;
 mod calculator;
 mod error;
 mod input;
 mod wtns;
 
+pub use cache::default_cache_dir;
 pub use calculator::WitnessCalculator;
 pub use error::WitnessError;
 pub use input::Inputs;

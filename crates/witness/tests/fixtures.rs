@@ -290,3 +290,66 @@ fn wrong_field_refused() {
     assert!(matches!(e, WitnessError::Mismatch(_)), "{e}");
     assert!(e.to_string().contains("prime"), "{e}");
 }
+
+#[test]
+fn compiled_modules_cached_and_damaged_entries_recompiled() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("wasm-cache-test");
+    let _ = std::fs::remove_dir_all(&dir);
+    let wasm = fixture("arrays").join("circuit.wasm");
+    let want = calculator("arrays")
+        .calculate_wtns(&inputs("arrays"))
+        .unwrap();
+    let first = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+    assert!(!first.from_cache());
+    assert_eq!(first.calculate_wtns(&inputs("arrays")).unwrap(), want);
+    let again = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+    assert!(
+        again.from_cache(),
+        "the second load should come from the cache"
+    );
+    assert_eq!(again.calculate_wtns(&inputs("arrays")).unwrap(), want);
+    // Another module has its own entry.
+    let other =
+        WitnessCalculator::from_file_cached(fixture("nopublic").join("circuit.wasm"), Some(&dir))
+            .unwrap();
+    assert!(!other.from_cache());
+    let entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    // Damaged entries: one byte flipped, truncated, empty. Each is compiled
+    // again (and rewritten), never loaded.
+    for damage in ["flip", "truncate", "empty"] {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let mut b = std::fs::read(&p).unwrap();
+            match damage {
+                "flip" => {
+                    let at = b.len() / 3;
+                    b[at] ^= 0x10;
+                }
+                "truncate" => b.truncate(b.len() / 2),
+                _ => b.clear(),
+            }
+            std::fs::write(&p, b).unwrap();
+        }
+        let c = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+        assert!(!c.from_cache(), "{damage}: a damaged entry was loaded");
+        assert_eq!(
+            c.calculate_wtns(&inputs("arrays")).unwrap(),
+            want,
+            "{damage}"
+        );
+        let c = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+        assert!(c.from_cache(), "{damage}: the entry was not rewritten");
+    }
+    // A folder that cannot be made only costs the compile.
+    let c = WitnessCalculator::from_file_cached(
+        &wasm,
+        Some(std::path::Path::new("/proc/no-such-cache")),
+    )
+    .unwrap();
+    assert!(!c.from_cache());
+    assert_eq!(c.calculate_wtns(&inputs("arrays")).unwrap(), want);
+}

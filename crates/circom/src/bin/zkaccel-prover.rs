@@ -246,9 +246,24 @@ fn parse_prove(args: &[String], full: bool) -> Res<ProveArgs> {
     Ok(a)
 }
 
+/// Where compiled wasm modules are kept between runs: `ZKACCEL_WASM_CACHE`
+/// (a folder, or `off`), else `~/.cache/zkaccel/wasm`.
+fn wasm_cache() -> Option<std::path::PathBuf> {
+    match std::env::var_os("ZKACCEL_WASM_CACHE") {
+        Some(v) if v.is_empty() || v == "off" => None,
+        Some(v) => Some(v.into()),
+        None => zkaccel_witness::default_cache_dir(),
+    }
+}
+
+/// The circuit's calculator, through the compiled-module cache.
+fn calculator(wasm: &str) -> Res<WitnessCalculator> {
+    WitnessCalculator::from_file_cached(wasm, wasm_cache().as_deref()).map_err(|e| e.to_string())
+}
+
 /// `wtns calculate`: snarkjs' command, the same bytes out.
 fn wtns_calculate(wasm: &str, input: &str, out: &str) -> Res<ExitCode> {
-    let calc = WitnessCalculator::from_file(wasm).map_err(|e| e.to_string())?;
+    let calc = calculator(wasm)?;
     let inputs = Inputs::from_file(input).map_err(|e| e.to_string())?;
     let bytes = calc
         .calculate_wtns(&inputs)
@@ -327,9 +342,7 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
     // key load.
     let t = Instant::now();
     let calc = match &a.witness {
-        WitnessFrom::Wasm { wasm, .. } => {
-            Some(WitnessCalculator::from_file(wasm).map_err(|e| e.to_string())?)
-        }
+        WitnessFrom::Wasm { wasm, .. } => Some(calculator(wasm)?),
         _ => None,
     };
     let compile = t.elapsed();
@@ -399,8 +412,9 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
         eprintln!(
             "timings (ms): {}load zkey {:.1} | {} {:.1} | witness map {:.1} | msm A {:.1} B1 {:.1} B2 {:.1} L {:.1} H {:.1} | prove {:.1} | self-verify {:.1} | json {:.1} | total {:.1}",
-            match &a.witness {
-                WitnessFrom::Wasm { .. } => format!("compile wasm {:.1} | ", ms(compile)),
+            match (&a.witness, prover.calculator().map(|c| c.from_cache())) {
+                (WitnessFrom::Wasm { .. }, Some(true)) => format!("wasm from cache {:.1} | ", ms(compile)),
+                (WitnessFrom::Wasm { .. }, _) => format!("compile wasm {:.1} | ", ms(compile)),
                 _ => String::new(),
             },
             ms(load),
