@@ -8,6 +8,11 @@
 #   scripts/circom-fixtures.sh NAME ...    only those fixtures
 #   scripts/circom-fixtures.sh --wasm-only only recompile each fixture's circuit.wasm (the
 #                                          keys, witnesses and proofs stay as committed)
+#   scripts/circom-fixtures.sh --cpp       build circom's C++ witness generator of each bn128
+#                                          fixture into target/circom-cpp/NAME/NAME (needs g++,
+#                                          make, GMP, nlohmann-json and nasm: Debian's libgmp-dev,
+#                                          nlohmann-json3-dev, nasm); prints the folder, for
+#                                          ZKACCEL_CIRCOM_CPP (the --witness-bin tests)
 #
 # Each fixture folder holds what a circom user has (circuit.r1cs, circuit.zkey,
 # circuit.wasm, witness.wtns, input.json), what snarkjs writes from them (vkey.json,
@@ -151,11 +156,22 @@ fixture() { # name curve power
 ALL="poseidon:bn128:12 merkle:bn128:12 nopublic:bn128:12 arrays:bn128:12 poseidon_bls:bls12381:10"
 for spec in $ALL; do
     IFS=: read -r name curve power <<< "$spec"
-    if [ "${1:-}" = --wasm-only ]; then
+    if [ "${1:-}" = --cpp ]; then
+        [ "$curve" = bn128 ] || continue   # circom's C++ generator: bn128 only
+        src=$(realpath --relative-to="$TOOLS" "$WORK/src")
+        node node_modules/circom2/cli.js "$src/$name.circom" --c -l node_modules -o "$src" >/dev/null
+        make -s -C "$WORK/src/${name}_cpp" >/dev/null 2>&1 || make -C "$WORK/src/${name}_cpp" >&2
+        mkdir -p "$ROOT/target/circom-cpp/$name"
+        cp "$WORK/src/${name}_cpp/$name" "$WORK/src/${name}_cpp/$name.dat" "$ROOT/target/circom-cpp/$name/"
+    elif [ "${1:-}" = --wasm-only ]; then
         prime=bn128; [ "$curve" = bls12381 ] && prime=bls12381
         [ -d "$OUT/$name" ] && compile "$name" "$prime"
     elif [ $# -eq 0 ] || [[ " $* " == *" $name "* ]]; then
         fixture "$name" "$curve" "$power"
     fi
 done
+if [ "${1:-}" = --cpp ]; then
+    echo "$ROOT/target/circom-cpp"
+    exit 0
+fi
 du -sh "$OUT"
