@@ -4,7 +4,8 @@
 //! byte-identical proofs.
 //!
 //! This crate re-exports the workspace's crates as modules ([`circom`],
-//! [`groth16`], [`curves`], [`cpu`], [`ntt`], [`dbc`], [`cuda`]); the
+//! [`groth16`], [`curves`], [`cpu`], [`ntt`], [`dbc`], [`cuda`], and
+//! `witness` with the feature of that name); the
 //! README's crate table says what each gives.
 //!
 //! ```
@@ -46,6 +47,13 @@ pub use zkaccel_cuda as cuda;
 /// Proving circom circuits from snarkjs `.zkey` / `.wtns` files: `CircomReduction`,
 /// the file formats, `CircomProver` (crate `zkaccel-circom`).
 pub use zkaccel_circom as circom;
+
+/// circom's wasm witness calculator run in-process: `input.json` to a
+/// witness, `.wtns` export (crate `zkaccel-witness`, feature `witness`:
+/// it builds wasmtime). `circom::CircomProver::prove_inputs` proves from it.
+#[cfg(feature = "witness")]
+pub use zkaccel_witness as witness;
+
 /// BN254 and BLS12-381 group and pairing types for arkworks' traits with
 /// zkaccel's MSM and scalar multiplication ([`zkaccel_curves`]): swap
 /// `ark_bn254::Bn254` for `zkaccel::curves::bn254::Bn254`.
