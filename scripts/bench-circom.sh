@@ -14,7 +14,7 @@
 # `prover`. Without RAPIDSNARK only zkaccel-prover is timed.
 #
 # ZKACCEL_BENCH_CIRCUIT=circom takes circomlib's SHA-256 compiled by circom 2 instead
-# (scripts/circom-sha256.sh: BLOCKS 2 -> 2^16, 8 -> 2^18, 33 -> 2^20; the witness from
+# (scripts/circom-circuit.sh sha256: BLOCKS 2 -> 2^16, 8 -> 2^18, 33 -> 2^20; the witness from
 # circom's own generator, the key from `zkaccel-prover test-setup`).
 #
 # Every proof is checked with `zkaccel-prover verify` against the key's vkey before its
@@ -95,7 +95,7 @@ for blocks in "${@:-$DEFAULT_BLOCKS}"; do
         if [ "${ZKACCEL_BENCH_CIRCUIT:-arkworks}" = circom ]; then
             name="circomlib SHA-256, $b blocks"
             dir=$OUT/circom-sha256-$b
-            [ -f "$dir/circuit.zkey" ] || scripts/circom-sha256.sh "$b" "$dir" 2>/dev/null
+            [ -f "$dir/circuit.zkey" ] || scripts/circom-circuit.sh sha256 "$b" "$dir" 2>/dev/null
         else
             name="SHA-256, $b blocks"
             dir=$OUT/sha256-$b
