@@ -11,8 +11,9 @@
 #   scripts/circom-fixtures.sh --cpp       build circom's C++ witness generator of each bn128
 #                                          fixture into target/circom-cpp/NAME/NAME (needs g++,
 #                                          make, GMP, nlohmann-json and nasm: Debian's libgmp-dev,
-#                                          nlohmann-json3-dev, nasm); prints the folder, for
-#                                          ZKACCEL_CIRCOM_CPP (the --witness-bin tests)
+#                                          nlohmann-json3-dev, nasm, installed with apt-get if
+#                                          missing); prints the folder, for ZKACCEL_CIRCOM_CPP
+#                                          (the --witness-bin tests); exit 3 if it cannot
 #
 # Each fixture folder holds what a circom user has (circuit.r1cs, circuit.zkey,
 # circuit.wasm, witness.wtns, input.json), what snarkjs writes from them (vkey.json,
@@ -38,8 +39,29 @@ install() {
         "snarkjs@$SNARKJS_VERSION" "circom2@$CIRCOM2_VERSION" "circomlib@$CIRCOMLIB_VERSION")
 }
 
+# What building circom's C++ generators needs, from Debian's packages (as root or with
+# sudo); exits 3 with a loud SKIP line when it cannot be had.
+cpp_tools() {
+    local need=()
+    command -v g++ >/dev/null || need+=(g++)
+    command -v make >/dev/null || need+=(make)
+    command -v nasm >/dev/null || need+=(nasm)
+    [ -f /usr/include/nlohmann/json.hpp ] || need+=(nlohmann-json3-dev)
+    [ -f /usr/include/gmp.h ] || [ -f /usr/include/x86_64-linux-gnu/gmp.h ] || need+=(libgmp-dev)
+    [ ${#need[@]} -eq 0 ] && return 0
+    local sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "!! SKIP: circom's C++ generators: not root and no sudo to install ${need[*]}" >&2; exit 3; }
+        sudo="sudo -n"
+    fi
+    apt_install() { $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null; }
+    apt_install || { $sudo apt-get update -qq && apt_install; } ||
+        { echo "!! SKIP: circom's C++ generators: apt-get could not install ${need[*]}" >&2; exit 3; }
+}
+
 install
 SNARKJS="$TOOLS/node_modules/.bin/snarkjs"
+[ "${1:-}" = --cpp ] && cpp_tools
 if [ "${1:-}" = "--install" ]; then
     echo "$SNARKJS"
     exit 0
