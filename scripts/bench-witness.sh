@@ -10,10 +10,13 @@
 # .wtns checked equal to the others' before its time counts.
 # Input to proof: `zkaccel-prover fullprove` against `snarkjs groth16 fullprove` and, with
 # RAPIDSNARK=/path/to/rapidsnark/prover and the C++ generator, that generator followed by
-# rapidsnark's `prover` (one shell command: what a rapidsnark user runs); every proof checked
+# rapidsnark's `prover` (one shell command: what a rapidsnark user runs), and zkaccel-prover with
+# that generator (`fullprove --witness-bin`); every proof checked
 # with `zkaccel-prover verify`. The circuits and keys come from scripts/circom-circuit.sh
 # (benchmark keys from a fixed seed, NOT for production) into target/bench-witness/.
-# ZKACCEL_BENCH_ROUNDS (default 5) rounds, the order rotating each round; wall time and peak
+# zkaccel-prover's compiled-module cache is warm (a first run fills it before the timed ones:
+# the C++ generator is compiled before its runs too). ZKACCEL_BENCH_ROUNDS (default 5) rounds,
+# the order rotating each round; wall time and peak
 # RSS from /usr/bin/time. ZKACCEL_BENCH_SNARKJS_PROVE=0 leaves snarkjs' fullprove out (it
 # takes minutes at 2^18).
 set -euo pipefail
@@ -57,7 +60,7 @@ for spec in "${@:-sha256:2 sha256:8 poseidon:250 poseidon:1000}"; do
         dir=$OUT/$kind-$size
         [ -f "$dir/circuit.zkey" ] || scripts/circom-circuit.sh "$kind" "$size" "$dir" >/dev/null
         "$ZK" export-vkey "$dir/circuit.zkey" "$dir/vkey.json"
-        info=$("$ZK" info "$dir/circuit.zkey" | head -1)
+        info=$("$ZK" info "$dir/circuit.zkey" | sed -n 1p)
         echo "== $kind $size: $info"
         cpp=$dir/circuit_cpp/circuit
         [ -x "$cpp" ] || cpp=
@@ -92,10 +95,11 @@ for spec in "${@:-sha256:2 sha256:8 poseidon:250 poseidon:1000}"; do
         # Input to proof, every proof verified.
         check() { "$ZK" verify "$dir/vkey.json" "$dir/$1.public.json" "$dir/$1.proof.json" >/dev/null || { echo "$1's proof does not verify" >&2; exit 1; }; }
         for ((i = 0; i < ROUNDS; i++)); do
-            cmds=(zk sj rs)
-            for ((k = 0; k < 3; k++)); do
-                case ${cmds[$(((i + k) % 3))]} in
+            cmds=(zk zn sj rs)
+            for ((k = 0; k < 4; k++)); do
+                case ${cmds[$(((i + k) % 4))]} in
                 zk) timed "$dir/p-zk.times" "$ZK fullprove $dir/input.json $dir/circuit.wasm $dir/circuit.zkey $dir/zk.proof.json $dir/zk.public.json" && check zk ;;
+                zn) [ -n "$cpp" ] && timed "$dir/p-zn.times" "$ZK fullprove --witness-bin $cpp $dir/input.json $dir/circuit.zkey $dir/zn.proof.json $dir/zn.public.json" && check zn ;;
                 sj) [ "${ZKACCEL_BENCH_SNARKJS_PROVE:-1}" = 1 ] && timed "$dir/p-sj.times" "$SNARKJS groth16 fullprove $dir/input.json $dir/circuit.wasm $dir/circuit.zkey $dir/sj.proof.json $dir/sj.public.json" && check sj ;;
                 rs) [ -n "$cpp" ] && [ -n "${RAPIDSNARK:-}" ] && timed "$dir/p-rs.times" "$cpp $dir/input.json $dir/rs.wtns && $RAPIDSNARK $dir/circuit.zkey $dir/rs.wtns $dir/rs.proof.json $dir/rs.public.json" && check rs ;;
                 esac
@@ -103,7 +107,7 @@ for spec in "${@:-sha256:2 sha256:8 poseidon:250 poseidon:1000}"; do
         done
         zk=$(cut -d' ' -f1 "$dir/p-zk.times" | median_stdin)
         { row "input to proof, zkaccel-prover fullprove" "$dir/p-zk.times"; echo " 1.00x |"; } | sed "s/^/| $kind $size /"
-        for peer in sj:"snarkjs groth16 fullprove" rs:"circom C++ generator + rapidsnark prover"; do
+        for peer in zn:"zkaccel-prover fullprove --witness-bin (circom's C++ generator)" sj:"snarkjs groth16 fullprove" rs:"circom C++ generator + rapidsnark prover"; do
             f=$dir/p-${peer%%:*}.times
             [ -s "$f" ] || continue
             t=$(cut -d' ' -f1 "$f" | median_stdin)

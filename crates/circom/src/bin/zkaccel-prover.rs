@@ -60,6 +60,12 @@ fn main() -> ExitCode {
 
 type Res<T> = Result<T, String>;
 
+/// A line on stdout; a reader that has gone (`| head -1`) is not an error.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout(), "{line}");
+}
+
 fn read(path: &str) -> Res<Vec<u8>> {
     std::fs::read(path).map_err(|e| format!("{path}: {e}"))
 }
@@ -80,7 +86,7 @@ fn at(path: &str) -> impl Fn(CircomError) -> String + '_ {
 fn run(args: &[String]) -> Res<ExitCode> {
     match args.first().map(String::as_str) {
         None | Some("-h") | Some("--help") => {
-            println!("{USAGE}");
+            say(USAGE);
             Ok(ExitCode::SUCCESS)
         }
         Some("fullprove") => prove_cmd(&args[1..], true),
@@ -113,8 +119,8 @@ fn run(args: &[String]) -> Res<ExitCode> {
                     Curve::Bls12_381 => info::<ark_bls12_381::Bls12_381>(key),
                 }
                 .map_err(at(zkey))?;
-                println!("{text}");
-                println!("{}", zkaccel_ff::kernel_summary());
+                say(&text);
+                say(&zkaccel_ff::kernel_summary());
                 Ok(ExitCode::SUCCESS)
             }
             _ => Err("info takes 1 file (see zkaccel-prover --help)".to_string()),
@@ -479,7 +485,7 @@ fn verify_as<E: CircomCurve>(vtext: &str, vkey: &str, public: &str, proof: &str)
     let p = read_public_json::<E>(&read_text(public)?).map_err(at(public))?;
     let pr = read_proof_json::<E>(&read_text(proof)?).map_err(at(proof))?;
     if verify(&vk, &pr, &p).map_err(|e| e.to_string())? {
-        println!("OK");
+        say("OK");
         Ok(ExitCode::SUCCESS)
     } else {
         eprintln!("zkaccel-prover: invalid proof");
