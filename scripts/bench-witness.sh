@@ -2,7 +2,7 @@
 # Witnesses and input-to-proof, whole processes, interleaved, medians:
 #
 #   scripts/bench-witness.sh [CIRCUIT ...]      CIRCUIT: sha256:BLOCKS or poseidon:N
-#                                               (default sha256:2 sha256:8 poseidon:250 poseidon:1000:
+#                                               (default sha256:2 sha256:8 poseidon:120 poseidon:480:
 #                                               about 2^16 and 2^18 constraints each)
 #
 # Witness: `zkaccel-prover wtns calculate` against `snarkjs wtns calculate` and, where
@@ -54,7 +54,7 @@ median_stdin() { sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 
 echo "| circuit | command | wall (median) | peak RSS | its time / zkaccel's |"
 echo "|---|---|---:|---:|---:|"
-for spec in "${@:-sha256:2 sha256:8 poseidon:250 poseidon:1000}"; do
+for spec in "${@:-sha256:2 sha256:8 poseidon:120 poseidon:480}"; do
     for c in $spec; do
         kind=${c%%:*} size=${c#*:}
         dir=$OUT/$kind-$size

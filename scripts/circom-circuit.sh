@@ -5,8 +5,8 @@
 #                                                  (mostly bits: about 30k constraints a block;
 #                                                  2 -> domain 2^16, 8 -> 2^18, 33 -> 2^20)
 #   scripts/circom-circuit.sh poseidon N DIR       a chain of N circomlib Poseidon(2) hashes (a
-#                                                  dense witness: 243 constraints a hash;
-#                                                  250 -> 2^16, 1000 -> 2^18)
+#                                                  dense witness: 517 constraints a hash;
+#                                                  120 -> 2^16, 480 -> 2^18, 1000 -> 2^19)
 #
 # Into DIR: circuit.r1cs, circuit.wasm (circom's WebAssembly witness calculator), input.json,
 # witness.wtns (computed by circom's own generate_witness.js), and a key from

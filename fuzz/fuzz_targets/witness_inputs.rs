@@ -7,15 +7,14 @@
 
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
-use zkaccel_witness::{Inputs, WitnessCalculator};
+use zkaccel_witness::{CalculatorOptions, Inputs, WitnessCalculator};
 
 fn calculator() -> &'static WitnessCalculator {
     static CALC: OnceLock<WitnessCalculator> = OnceLock::new();
     CALC.get_or_init(|| {
         let wasm = include_bytes!("../../crates/circom/tests/fixtures/arrays/circuit.wasm");
-        WitnessCalculator::from_bytes(wasm)
-            .expect("the arrays fixture's wasm")
-            .with_time_limit(Some(std::time::Duration::from_secs(5)))
+        let opts = CalculatorOptions::new().time_limit(Some(std::time::Duration::from_secs(5)));
+        WitnessCalculator::from_bytes_with(wasm, &opts).expect("the arrays fixture's wasm")
     })
 }
 

@@ -77,7 +77,8 @@ fn start_ticker(engine: &'static Engine) {
     });
 }
 
-/// A store for one calculation; without a limit its deadline never comes.
+/// A store for one calculation; its epoch deadline matters only on the
+/// interruptible engine, used only with a limit.
 fn new_store(engine: &Engine, n32: usize, limit: Option<Duration>) -> Store<Host> {
     let mut store = Store::new(
         engine,
@@ -106,24 +107,66 @@ struct Host {
     n32: usize,
 }
 
-/// The process's wasmtime engine: compiled code and its settings shared by
-/// every calculator.
-fn engine() -> Result<&'static Engine, WitnessError> {
-    static ENGINE: OnceLock<Result<Engine, String>> = OnceLock::new();
-    ENGINE
+/// The process's wasmtime engines: compiled code and its settings shared by
+/// every calculator; the second checks an epoch at loop headers and function
+/// entries so that a time limit can stop it (about 10% slower on circom's
+/// code, hence only for calculators made with a time limit).
+fn engine(interruptible: bool) -> Result<&'static Engine, WitnessError> {
+    static ENGINES: [OnceLock<Result<Engine, String>>; 2] = [OnceLock::new(), OnceLock::new()];
+    ENGINES[interruptible as usize]
         .get_or_init(|| {
             let mut config = Config::new();
             config.cranelift_opt_level(wasmtime::OptLevel::Speed);
             // Errors name circom's template and line themselves; a wasm
             // backtrace would cost every trap a stack walk.
             config.wasm_backtrace_max_frames(None);
-            // Time limits (WitnessCalculator::with_time_limit): a check of
-            // the epoch at loop headers and function entries.
-            config.epoch_interruption(true);
+            config.epoch_interruption(interruptible);
             Engine::new(&config).map_err(|e| e.to_string())
         })
         .as_ref()
         .map_err(|e| wasm_error(format!("the WebAssembly engine did not start: {e}")))
+}
+
+/// How a [`WitnessCalculator`] is made; every setting is optional.
+///
+/// ```
+/// use std::time::Duration;
+/// use zkaccel_witness::CalculatorOptions;
+/// let opts = CalculatorOptions::new()
+///     .cache(zkaccel_witness::default_cache_dir())
+///     .time_limit(Some(Duration::from_secs(30)));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct CalculatorOptions {
+    cache: Option<std::path::PathBuf>,
+    time_limit: Option<Duration>,
+}
+
+impl CalculatorOptions {
+    /// No cache, no time limit.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Keeps the compiled module in the folder `dir` (made if missing;
+    /// [`crate::default_cache_dir`] is the usual one) and takes it from there
+    /// on later loads of the same wasm: a run then skips Cranelift. A damaged
+    /// or stale entry is compiled again; a cache that cannot be written only
+    /// costs the compile (logged, level warn).
+    pub fn cache(mut self, dir: Option<std::path::PathBuf>) -> Self {
+        self.cache = dir;
+        self
+    }
+
+    /// Stops a calculation running longer than `limit` (a circuit whose
+    /// witness loops, a service's deadline) with [`WitnessError::Circuit`],
+    /// to within 10 ms or so. The module is then compiled with epoch checks,
+    /// about 10% slower; without a limit (the default) a calculation runs
+    /// until it ends.
+    pub fn time_limit(mut self, limit: Option<Duration>) -> Self {
+        self.time_limit = limit;
+        self
+    }
 }
 
 /// The exports a calculation calls, looked up once per instance.
@@ -141,36 +184,21 @@ impl WitnessCalculator {
     /// Compiles the calculator at `path` (`circuit_js/circuit.wasm`); errors
     /// name the path.
     pub fn from_file(path: impl AsRef<std::path::Path>) -> Result<Self, WitnessError> {
-        let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| WitnessError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Self::from_bytes(&bytes).map_err(|e| match e {
-            WitnessError::Wasm { msg, .. } => WitnessError::Wasm {
-                path: Some(path.display().to_string()),
-                msg,
-            },
-            other => other,
-        })
+        Self::from_file_with(path, &CalculatorOptions::new())
     }
 
-    /// As [`WitnessCalculator::from_file`], with the compiled module kept in
-    /// `cache` (a folder, made if missing; [`crate::default_cache_dir`] is
-    /// the usual one) and taken from there on later calls for the same wasm:
-    /// a run then skips Cranelift. A damaged or stale entry is compiled again;
-    /// a cache that cannot be written only costs the compile (logged, level
-    /// warn).
-    pub fn from_file_cached(
+    /// [`WitnessCalculator::from_file`] with `opts` (a compiled-module
+    /// cache, a time limit).
+    pub fn from_file_with(
         path: impl AsRef<std::path::Path>,
-        cache: Option<&std::path::Path>,
+        opts: &CalculatorOptions,
     ) -> Result<Self, WitnessError> {
         let path = path.as_ref();
         let bytes = std::fs::read(path).map_err(|source| WitnessError::Io {
             path: path.display().to_string(),
             source,
         })?;
-        Self::from_bytes_cached(&bytes, cache).map_err(|e| match e {
+        Self::from_bytes_with(&bytes, opts).map_err(|e| match e {
             WitnessError::Wasm { msg, .. } => WitnessError::Wasm {
                 path: Some(path.display().to_string()),
                 msg,
@@ -182,21 +210,21 @@ impl WitnessCalculator {
     /// Compiles a calculator from the module's bytes, and reads its version,
     /// prime and sizes from a first instance.
     pub fn from_bytes(wasm: &[u8]) -> Result<Self, WitnessError> {
-        Self::from_bytes_cached(wasm, None)
+        Self::from_bytes_with(wasm, &CalculatorOptions::new())
     }
 
-    /// [`WitnessCalculator::from_bytes`] through the compiled-module cache
-    /// in `cache`, if any.
-    pub fn from_bytes_cached(
-        wasm: &[u8],
-        cache: Option<&std::path::Path>,
-    ) -> Result<Self, WitnessError> {
+    /// [`WitnessCalculator::from_bytes`] with `opts`.
+    pub fn from_bytes_with(wasm: &[u8], opts: &CalculatorOptions) -> Result<Self, WitnessError> {
         if !wasm.starts_with(b"\0asm") {
             return Err(wasm_error(
                 "not a WebAssembly module (it does not start with \\0asm)",
             ));
         }
-        let engine = engine()?;
+        let engine = engine(opts.time_limit.is_some())?;
+        if opts.time_limit.is_some() {
+            start_ticker(engine);
+        }
+        let cache = opts.cache.as_deref();
         let cached = cache.and_then(|dir| crate::cache::load(dir, engine, wasm));
         let from_cache = cached.is_some();
         let module = match cached {
@@ -211,6 +239,7 @@ impl WitnessCalculator {
         };
         let mut calc = Self::from_module(engine, &module)?;
         calc.from_cache = from_cache;
+        calc.time_limit = opts.time_limit;
         Ok(calc)
     }
 
@@ -297,22 +326,8 @@ impl WitnessCalculator {
         self
     }
 
-    /// Stops a calculation that runs longer than `limit` (a circuit whose
-    /// witness loops, a service's deadline) with [`WitnessError::Circuit`];
-    /// the limit is kept to 10 ms or so. Without one (the default) a
-    /// calculation runs until it ends.
-    pub fn with_time_limit(mut self, limit: Option<Duration>) -> Self {
-        if limit.is_some() {
-            if let Ok(engine) = engine() {
-                start_ticker(engine);
-            }
-        }
-        self.time_limit = limit;
-        self
-    }
-
     /// Whether the compiled module came from the cache
-    /// ([`WitnessCalculator::from_file_cached`]) rather than Cranelift.
+    /// ([`CalculatorOptions::cache`]) rather than Cranelift.
     pub fn from_cache(&self) -> bool {
         self.from_cache
     }

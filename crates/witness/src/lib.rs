@@ -6,7 +6,7 @@
 //! - [`WitnessCalculator`]: the module compiled once (wasmtime's Cranelift),
 //!   a fresh instance per witness; [`WitnessCalculator::calculate`] and
 //!   [`WitnessCalculator::calculate_wtns`]; compiled modules optionally kept
-//!   on disk between runs ([`WitnessCalculator::from_file_cached`]).
+//!   on disk between runs, and time limits ([`CalculatorOptions`]).
 //! - [`Inputs`]: `input.json` read as circom's calculator reads it (keys in
 //!   file order, arrays row-major, objects as bus fields, decimal and hex
 //!   strings, negative values as `p - x`).
@@ -36,7 +36,7 @@ mod input;
 mod wtns;
 
 pub use cache::default_cache_dir;
-pub use calculator::WitnessCalculator;
+pub use calculator::{CalculatorOptions, WitnessCalculator};
 pub use error::WitnessError;
 pub use input::Inputs;
 /// The integers [`Inputs::set`] takes.

@@ -4,7 +4,11 @@
 //! module refused with its own error.
 
 use std::path::PathBuf;
-use zkaccel_witness::{Inputs, WitnessCalculator, WitnessError};
+use zkaccel_witness::{CalculatorOptions, Inputs, WitnessCalculator, WitnessError};
+
+fn cached(dir: &std::path::Path) -> CalculatorOptions {
+    CalculatorOptions::new().cache(Some(dir.to_path_buf()))
+}
 
 fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -275,8 +279,9 @@ fn corrupted_modules_never_panic() {
     for at in (8..good.len()).step_by(97) {
         let mut bytes = good.clone();
         bytes[at] ^= 0x5a;
-        if let Ok(calc) = WitnessCalculator::from_bytes(&bytes) {
-            let _ = calc.with_time_limit(limit).calculate_wtns(&input);
+        let opts = CalculatorOptions::new().time_limit(limit);
+        if let Ok(calc) = WitnessCalculator::from_bytes_with(&bytes, &opts) {
+            let _ = calc.calculate_wtns(&input);
         }
     }
 }
@@ -299,10 +304,10 @@ fn compiled_modules_cached_and_damaged_entries_recompiled() {
     let want = calculator("arrays")
         .calculate_wtns(&inputs("arrays"))
         .unwrap();
-    let first = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+    let first = WitnessCalculator::from_file_with(&wasm, &cached(&dir)).unwrap();
     assert!(!first.from_cache());
     assert_eq!(first.calculate_wtns(&inputs("arrays")).unwrap(), want);
-    let again = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+    let again = WitnessCalculator::from_file_with(&wasm, &cached(&dir)).unwrap();
     assert!(
         again.from_cache(),
         "the second load should come from the cache"
@@ -310,7 +315,7 @@ fn compiled_modules_cached_and_damaged_entries_recompiled() {
     assert_eq!(again.calculate_wtns(&inputs("arrays")).unwrap(), want);
     // Another module has its own entry.
     let other =
-        WitnessCalculator::from_file_cached(fixture("nopublic").join("circuit.wasm"), Some(&dir))
+        WitnessCalculator::from_file_with(fixture("nopublic").join("circuit.wasm"), &cached(&dir))
             .unwrap();
     assert!(!other.from_cache());
     let entries: Vec<_> = std::fs::read_dir(&dir)
@@ -334,22 +339,38 @@ fn compiled_modules_cached_and_damaged_entries_recompiled() {
             }
             std::fs::write(&p, b).unwrap();
         }
-        let c = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+        let c = WitnessCalculator::from_file_with(&wasm, &cached(&dir)).unwrap();
         assert!(!c.from_cache(), "{damage}: a damaged entry was loaded");
         assert_eq!(
             c.calculate_wtns(&inputs("arrays")).unwrap(),
             want,
             "{damage}"
         );
-        let c = WitnessCalculator::from_file_cached(&wasm, Some(&dir)).unwrap();
+        let c = WitnessCalculator::from_file_with(&wasm, &cached(&dir)).unwrap();
         assert!(c.from_cache(), "{damage}: the entry was not rewritten");
     }
     // A folder that cannot be made only costs the compile.
-    let c = WitnessCalculator::from_file_cached(
+    let c = WitnessCalculator::from_file_with(
         &wasm,
-        Some(std::path::Path::new("/proc/no-such-cache")),
+        &cached(std::path::Path::new("/proc/no-such-cache")),
     )
     .unwrap();
     assert!(!c.from_cache());
     assert_eq!(c.calculate_wtns(&inputs("arrays")).unwrap(), want);
+}
+
+#[test]
+fn time_limited_calculators_give_the_same_witness() {
+    // The interruptible engine (epoch checks compiled in) computes what the
+    // plain one does, and a generous limit does not stop it.
+    for name in ["arrays", "poseidon"] {
+        let opts = CalculatorOptions::new().time_limit(Some(std::time::Duration::from_secs(60)));
+        let limited =
+            WitnessCalculator::from_file_with(fixture(name).join("circuit.wasm"), &opts).unwrap();
+        assert_eq!(
+            limited.calculate_wtns(&inputs(name)).unwrap(),
+            std::fs::read(fixture(name).join("witness.wtns")).unwrap(),
+            "{name}"
+        );
+    }
 }

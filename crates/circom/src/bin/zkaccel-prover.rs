@@ -25,7 +25,7 @@ use zkaccel_circom::{
     ZkeyOptions,
 };
 use zkaccel_groth16::Backend;
-use zkaccel_witness::{Inputs, WitnessCalculator};
+use zkaccel_witness::{CalculatorOptions, Inputs, WitnessCalculator};
 
 const USAGE: &str = "usage:
   zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify] [--no-mmap]
@@ -264,7 +264,8 @@ fn wasm_cache() -> Option<std::path::PathBuf> {
 
 /// The circuit's calculator, through the compiled-module cache.
 fn calculator(wasm: &str) -> Res<WitnessCalculator> {
-    WitnessCalculator::from_file_cached(wasm, wasm_cache().as_deref()).map_err(|e| e.to_string())
+    let opts = CalculatorOptions::new().cache(wasm_cache());
+    WitnessCalculator::from_file_with(wasm, &opts).map_err(|e| e.to_string())
 }
 
 /// `wtns calculate`: snarkjs' command, the same bytes out.
