@@ -480,11 +480,8 @@ impl WitnessCalculator {
                 .call(&mut store, i as i32)
                 .map_err(|e| failed(&store, &e))?;
             let memory = memory(&ex.instance, &mut store)?.data(&store);
-            let bytes = memory
-                .get(ex.shared..ex.shared + 4 * self.n32)
-                .ok_or_else(|| wasm_error("the shared memory lies outside the memory"))?;
-            for (w, b) in words.iter_mut().zip(bytes.chunks_exact(4)) {
-                *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            if !decode_words(memory, ex.shared, &mut words) {
+                return Err(wasm_error(OUTSIDE));
             }
             each(i, &words)?;
         }
@@ -628,14 +625,28 @@ fn caller_shared_words(caller: &mut Caller<'_, Host>, n32: usize) -> wasmtime::R
         .get_export("memory")
         .and_then(|e| e.into_memory())
         .ok_or_else(|| wasmtime::Error::msg("the module exports no memory"))?;
-    let bytes = memory
-        .data(&*caller)
-        .get(start..start + 4 * n32)
-        .ok_or_else(|| wasmtime::Error::msg("the shared memory lies outside the memory"))?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
+    let mut words = vec![0; n32];
+    match decode_words(memory.data(&*caller), start, &mut words) {
+        true => Ok(words),
+        false => Err(wasmtime::Error::msg(OUTSIDE)),
+    }
+}
+
+const OUTSIDE: &str = "the shared memory lies outside the memory";
+
+/// `out.len()` little-endian words of `memory` from byte `at`; false if they
+/// lie outside it.
+fn decode_words(memory: &[u8], at: usize, out: &mut [u32]) -> bool {
+    let Some(bytes) = at
+        .checked_add(4 * out.len())
+        .and_then(|end| memory.get(at..end))
+    else {
+        return false;
+    };
+    for (w, b) in out.iter_mut().zip(bytes.chunks_exact(4)) {
+        *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+    }
+    true
 }
 
 fn typed<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
@@ -671,14 +682,11 @@ fn read_words(
     n32: usize,
 ) -> Result<Vec<u32>, WitnessError> {
     let memory = memory(instance, store)?;
-    let bytes = memory
-        .data(&*store)
-        .get(at..at + 4 * n32)
-        .ok_or_else(|| wasm_error("the shared memory lies outside the memory"))?;
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect())
+    let mut words = vec![0; n32];
+    match decode_words(memory.data(&*store), at, &mut words) {
+        true => Ok(words),
+        false => Err(wasm_error(OUTSIDE)),
+    }
 }
 
 fn write_words(
@@ -690,8 +698,8 @@ fn write_words(
     let memory = memory(instance, store)?;
     let bytes = memory
         .data_mut(&mut *store)
-        .get_mut(at..at + 4 * words.len())
-        .ok_or_else(|| wasm_error("the shared memory lies outside the memory"))?;
+        .get_mut(at..at.saturating_add(4 * words.len()))
+        .ok_or_else(|| wasm_error(OUTSIDE))?;
     for (b, w) in bytes.chunks_exact_mut(4).zip(words) {
         b.copy_from_slice(&w.to_le_bytes());
     }
