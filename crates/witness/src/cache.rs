@@ -28,8 +28,8 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     Some(base.join("zkaccel").join("wasm"))
 }
 
-/// The entry's path for `wasm` under `engine`'s settings.
-fn entry(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
+/// The entry's path for `wasm` under `engine`'s settings, in `dir`.
+pub(crate) fn entry(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
     let mut settings = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut settings);
     let mut h = Sha256::new();
@@ -40,14 +40,15 @@ fn entry(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
     dir.join(format!("{name}.cwasm"))
 }
 
-/// The module from the cache, if its entry is there and whole.
-pub(crate) fn load(dir: &Path, engine: &Engine, wasm: &[u8]) -> Option<Module> {
-    let bytes = std::fs::read(entry(dir, engine, wasm)).ok()?;
+/// The module from the cache entry `path` ([`entry`]), if it is there and
+/// whole.
+pub(crate) fn load(path: &Path, engine: &Engine) -> Option<Module> {
+    let bytes = std::fs::read(path).ok()?;
     let (body, digest) = bytes.split_at(bytes.len().checked_sub(32)?);
     if Sha256::digest(body).as_slice() != digest {
         log::warn!(
-            "a damaged compiled-module cache entry in {}: compiling again",
-            dir.display()
+            "a damaged compiled-module cache entry {}: compiling again",
+            path.display()
         );
         return None;
     }
@@ -65,22 +66,24 @@ pub(crate) fn load(dir: &Path, engine: &Engine, wasm: &[u8]) -> Option<Module> {
         .ok()
 }
 
-/// Keeps `module` in the cache; failures are logged, never fatal.
-pub(crate) fn store(dir: &Path, engine: &Engine, wasm: &[u8], module: &Module) {
+/// Keeps `module` in the cache entry `path` ([`entry`]); failures are
+/// logged, never fatal.
+pub(crate) fn store(path: &Path, module: &Module) {
     let write = || -> Result<(), String> {
         let mut bytes = module.serialize().map_err(|e| e.to_string())?;
         let digest = Sha256::digest(&bytes);
         bytes.extend_from_slice(&digest);
-        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-        let path = entry(dir, engine, wasm);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        }
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
         std::fs::write(&tmp, &bytes).map_err(|e| e.to_string())?;
-        std::fs::rename(&tmp, &path).map_err(|e| {
+        std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             e.to_string()
         })
     };
     if let Err(e) = write() {
-        log::warn!("compiled module not cached in {}: {e}", dir.display());
+        log::warn!("compiled module not cached as {}: {e}", path.display());
     }
 }

@@ -171,12 +171,12 @@ impl CalculatorOptions {
 
 /// The exports a calculation calls, looked up once per instance.
 struct Exports {
-    instance: Instance,
     init: TypedFunc<i32, ()>,
     get_input_signal_size: TypedFunc<(i32, i32), i32>,
     set_input_signal: TypedFunc<(i32, i32, i32), ()>,
     get_witness: TypedFunc<i32, ()>,
     get_input_size: TypedFunc<(), i32>,
+    memory: wasmtime::Memory,
     shared: usize,
 }
 
@@ -224,15 +224,18 @@ impl WitnessCalculator {
         if opts.time_limit.is_some() {
             start_ticker(engine);
         }
-        let cache = opts.cache.as_deref();
-        let cached = cache.and_then(|dir| crate::cache::load(dir, engine, wasm));
+        let entry = opts
+            .cache
+            .as_deref()
+            .map(|dir| crate::cache::entry(dir, engine, wasm));
+        let cached = entry.as_deref().and_then(|e| crate::cache::load(e, engine));
         let from_cache = cached.is_some();
         let module = match cached {
             Some(m) => m,
             None => {
                 let m = Module::new(engine, wasm).map_err(|e| wasm_error(chain(&e)))?;
-                if let Some(dir) = cache {
-                    crate::cache::store(dir, engine, wasm, &m);
+                if let Some(e) = &entry {
+                    crate::cache::store(e, &m);
                 }
                 m
             }
@@ -361,13 +364,7 @@ impl WitnessCalculator {
 
     /// Whether the module computes in `F`.
     pub fn is_field<F: PrimeField>(&self) -> bool {
-        let m = F::MODULUS;
-        let bytes = ark_ff::BigInteger::to_bytes_le(&m);
-        let mut mine = self.prime_le_bytes();
-        mine.resize(bytes.len().max(mine.len()), 0);
-        let mut theirs = bytes.clone();
-        theirs.resize(mine.len(), 0);
-        mine == theirs
+        BigUint::from_bytes_le(&ark_ff::BigInteger::to_bytes_le(&F::MODULUS)) == self.prime_int
     }
 
     /// The witness as field elements of `F`, which must be the module's
@@ -457,7 +454,7 @@ impl WitnessCalculator {
                     index: i,
                     value: v,
                 })?;
-                write_words(&ex.instance, &mut store, ex.shared, &words)?;
+                write_words(ex.memory, &mut store, ex.shared, &words)?;
                 ex.set_input_signal
                     .call(&mut store, (msb, lsb, i as i32))
                     .map_err(|e| failed(&store, &e))?;
@@ -479,8 +476,7 @@ impl WitnessCalculator {
             ex.get_witness
                 .call(&mut store, i as i32)
                 .map_err(|e| failed(&store, &e))?;
-            let memory = memory(&ex.instance, &mut store)?.data(&store);
-            if !decode_words(memory, ex.shared, &mut words) {
+            if !decode_words(ex.memory.data(&store), ex.shared, &mut words) {
                 return Err(wasm_error(OUTSIDE));
             }
             each(i, &words)?;
@@ -510,8 +506,8 @@ impl WitnessCalculator {
             set_input_signal: typed(&instance, &mut *store, "setInputSignal")?,
             get_witness: typed(&instance, &mut *store, "getWitness")?,
             get_input_size: typed(&instance, &mut *store, "getInputSize")?,
+            memory: memory(&instance, store)?,
             shared: shared_start(&instance, store)?,
-            instance,
         })
     }
 }
@@ -690,12 +686,11 @@ fn read_words(
 }
 
 fn write_words(
-    instance: &Instance,
+    memory: wasmtime::Memory,
     store: &mut Store<Host>,
     at: usize,
     words: &[u32],
 ) -> Result<(), WitnessError> {
-    let memory = memory(instance, store)?;
     let bytes = memory
         .data_mut(&mut *store)
         .get_mut(at..at.saturating_add(4 * words.len()))
