@@ -5,7 +5,6 @@
 use crate::curve::CircomCurve;
 use crate::error::CircomError;
 use crate::prover::{CircomProof, CircomProver};
-use ark_ff::UniformRand;
 use ark_std::rand::RngCore;
 use zkaccel_groth16::clock::Stopwatch;
 use zkaccel_witness::{Inputs, WitnessCalculator};
@@ -58,9 +57,7 @@ impl<E: CircomCurve> CircomProver<E> {
         let t = Stopwatch::start();
         let witness = self.calculate_witness(inputs)?;
         let witness_time = t.elapsed();
-        let r = E::ScalarField::rand(rng);
-        let s = E::ScalarField::rand(rng);
-        let mut out = self.prove_with(&witness, r, s)?;
+        let mut out = self.prove(&witness, rng)?;
         out.witness_time = witness_time;
         Ok(out)
     }

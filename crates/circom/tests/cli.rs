@@ -8,7 +8,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use support::{fixture, skip, FIXTURES};
+use support::{fixture, skip, snarkjs, FIXTURES};
 
 const BIN: &str = env!("CARGO_BIN_EXE_zkaccel-prover");
 
@@ -20,12 +20,6 @@ fn out_dir(name: &str) -> PathBuf {
 
 fn run(args: &[&Path]) -> std::process::Output {
     Command::new(BIN).args(args).output().unwrap()
-}
-
-fn snarkjs() -> Option<String> {
-    std::env::var("ZKACCEL_SNARKJS")
-        .ok()
-        .filter(|s| !s.is_empty())
 }
 
 fn snarkjs_run(cmd: &str, args: &[&Path]) -> std::process::Output {

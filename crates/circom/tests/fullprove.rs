@@ -10,7 +10,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{fixture, skip, FIXTURES};
+use support::{fixture, skip, snarkjs, FIXTURES};
 use zkaccel_circom::witness::{Inputs, WitnessCalculator, WitnessError};
 use zkaccel_circom::{read_wtns, CircomError, CircomProver, ZkeyOptions};
 use zkaccel_groth16::Backend;
@@ -40,12 +40,6 @@ fn run<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn snarkjs() -> Option<String> {
-    std::env::var("ZKACCEL_SNARKJS")
-        .ok()
-        .filter(|s| !s.is_empty())
 }
 
 #[test]

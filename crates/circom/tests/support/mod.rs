@@ -163,6 +163,14 @@ pub fn read(name: &str, file: &str) -> Vec<u8> {
     std::fs::read(fixture(name, file)).unwrap()
 }
 
+/// snarkjs' command where ZKACCEL_SNARKJS names it
+/// (`scripts/circom-fixtures.sh --install` prints it).
+pub fn snarkjs() -> Option<String> {
+    std::env::var("ZKACCEL_SNARKJS")
+        .ok()
+        .filter(|s| !s.is_empty())
+}
+
 /// Says on stderr (shown by cargo) that a check was skipped and why.
 pub fn skip(what: &str) {
     let _ = writeln!(std::io::stderr(), "SKIP: {what}");
