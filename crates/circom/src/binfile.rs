@@ -141,6 +141,11 @@ impl<'a> Cursor<'a> {
         CircomError::format(self.kind, format!("section {}: {msg}", self.name))
     }
 
+    /// How many bytes of the section are still unread.
+    pub(crate) fn left(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
     /// The next `n` bytes.
     pub(crate) fn bytes(&mut self, n: usize) -> Result<&'a [u8], CircomError> {
         if self.data.len() - self.pos < n {

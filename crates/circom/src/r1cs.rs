@@ -95,7 +95,9 @@ pub fn read_r1cs<F: PrimeField<BigInt = BigInt<4>>>(bytes: &[u8]) -> Result<R1cs
         )));
     }
     let mut c = file.section(2, "constraints")?;
-    let mut constraints = Vec::with_capacity(m.min(1 << 24));
+    // Each constraint takes at least its three 4-byte counts, so the
+    // section's length bounds what a header may make us reserve.
+    let mut constraints = Vec::with_capacity(m.min(c.left() / 12));
     for i in 0..m {
         let mut lc3: [Lc<F>; 3] = Default::default();
         for (k, lc) in lc3.iter_mut().enumerate() {
