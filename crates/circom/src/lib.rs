@@ -58,6 +58,8 @@ mod native;
 mod points;
 mod prover;
 mod r1cs;
+#[cfg(feature = "serve")]
+mod serve;
 mod wtns;
 mod zkey;
 
@@ -72,9 +74,13 @@ pub use native::native_witness;
 pub use points::ZkeyMap;
 pub use prover::{verify, CircomProof, CircomProver};
 pub use r1cs::{read_r1cs, Lc, R1cs};
+#[cfg(feature = "serve")]
+pub use serve::ServedCircuit;
 pub use wtns::{read_wtns, write_wtns};
 pub use zkaccel_groth16::CircomReduction;
 pub use zkaccel_groth16::{ConstraintMatrix, CsrMatrix};
+#[cfg(feature = "serve")]
+pub use zkaccel_service as service;
 /// circom's wasm witness calculator (feature `witness`): `input.json` to a
 /// witness in-process, for [`CircomProver::prove_inputs`].
 #[cfg(feature = "witness")]

@@ -11,8 +11,11 @@
 //! zkaccel-prover export-example <mimc|sha256> <size> <out-dir>
 //! zkaccel-prover test-setup <circuit.r1cs> <out-dir>
 //! zkaccel-prover info <circuit.zkey>
+//! zkaccel-prover serve --circuit NAME=circuit.zkey[,circuit.wasm] [options]
 //! ```
 //! Exit 0 on success; otherwise one line on stderr and a non-zero status.
+
+mod serve;
 
 use std::io::{Read, Seek};
 use std::path::Path;
@@ -40,7 +43,8 @@ const USAGE: &str = "usage:
   zkaccel-prover export-example <mimc|sha256> <size> <out-dir>   (test keys: not for production)
   zkaccel-prover test-setup <circuit.r1cs> <out-dir>   (a bn128 circuit.zkey and vkey.json from a fixed seed,
                                                         no ceremony: for benchmarks, NOT for production)
-  zkaccel-prover info <circuit.zkey>          (the key's sizes, and the kernels this CPU runs)";
+  zkaccel-prover info <circuit.zkey>          (the key's sizes, and the kernels this CPU runs)
+";
 
 fn main() -> ExitCode {
     // The library's warnings (a GPU fallback, a bad ZKACCEL_BACKEND);
@@ -87,9 +91,11 @@ fn run(args: &[String]) -> Res<ExitCode> {
     match args.first().map(String::as_str) {
         None | Some("-h") | Some("--help") => {
             say(USAGE);
+            say(serve::USAGE);
             Ok(ExitCode::SUCCESS)
         }
         Some("fullprove") => prove_cmd(&args[1..], true),
+        Some("serve") => serve::serve_cmd(&args[1..]),
         Some("wtns") => match &args[1..] {
             [sub, wasm, input, out] if sub == "calculate" => wtns_calculate(wasm, input, out),
             _ => Err("wtns calculate takes <circuit.wasm> <input.json> <witness.wtns> (see zkaccel-prover --help)".to_string()),
@@ -264,7 +270,14 @@ fn wasm_cache() -> Option<std::path::PathBuf> {
 
 /// The circuit's calculator, through the compiled-module cache.
 fn calculator(wasm: &str) -> Res<WitnessCalculator> {
-    let opts = CalculatorOptions::new().cache(wasm_cache());
+    calculator_with(wasm, None)
+}
+
+/// The circuit's calculator with a time limit on each witness.
+fn calculator_with(wasm: &str, limit: Option<std::time::Duration>) -> Res<WitnessCalculator> {
+    let opts = CalculatorOptions::new()
+        .cache(wasm_cache())
+        .time_limit(limit);
     WitnessCalculator::from_file_with(wasm, &opts).map_err(|e| e.to_string())
 }
 

@@ -1,0 +1,117 @@
+//! A proving service's transport: an HTTP API over a bounded queue of
+//! proofs, worker threads that each own a share of the cores, Prometheus
+//! metrics and a drain on SIGTERM. What a proof *is* comes from outside:
+//! a [`Circuit`] turns a request body (circom's `input.json`, or a `.wtns`
+//! file) into snarkjs' `{proof, publicSignals}` JSON, verified. zkaccel-circom
+//! implements it for its `CircomProver` and runs this service as
+//! `zkaccel-prover serve` (docs/service.md).
+//!
+//! ```text
+//! POST /v1/prove/{name}          body: input.json, or a .wtns file (by its magic "wtns")
+//!      ?async or Prefer: respond-async   -> 202 {"id": ..}, Location: /v1/jobs/{id}
+//!                                -> 200 {"proof": .., "publicSignals": ..}
+//! GET  /v1/jobs/{id}             -> {"id", "state": queued|running|done|failed, "result" | "error"}
+//! GET  /health                   -> 200 {"status": "ok", ..}; 503 while draining
+//! GET  /metrics                  -> Prometheus text format
+//! ```
+//! Errors are JSON `{"error": "<reason>"}` with 400 (bad input), 401 (no or
+//! wrong bearer token), 404 (unknown circuit or job), 413 (body over the
+//! limit), 422 (a witness that does not satisfy the circuit), 503 with
+//! `Retry-After` (queue full, or draining), 504 (deadline passed), 500 (a
+//! failure of the prover itself).
+//!
+//! The crate knows nothing of curves or keys, so its own tests drive it with
+//! a circuit of their own; it pulls in the async stack (tokio, axum), which
+//! is why it is a crate of its own that library users never build.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod http;
+mod jobs;
+mod metrics;
+mod pool;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+pub use jobs::{Body, ErrorKind, JobError, Proved};
+
+/// One configured circuit: proves a request body.
+pub trait Circuit: Send + Sync + 'static {
+    /// Proves `body` and verifies the proof before returning it. Runs on a
+    /// worker thread inside that worker's rayon pool, so `rayon`'s parallel
+    /// iterators use the worker's share of the cores.
+    fn prove(&self, body: &Body) -> Result<Proved, JobError>;
+
+    /// Whether the circuit computes witnesses from `input.json` (it has a
+    /// witness calculator); without one only `.wtns` bodies are accepted.
+    fn takes_inputs(&self) -> bool;
+}
+
+/// The service's settings (`zkaccel-prover serve`'s options).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen; port 0 picks a free port (the bound address is
+    /// given to `run`'s `ready`).
+    pub listen: SocketAddr,
+    /// How many proofs run at once (default 1: one proof on all the
+    /// threads; docs/service.md has the measurement behind it).
+    pub workers: usize,
+    /// Threads for all workers together, split evenly (default: the
+    /// machine's cores).
+    pub threads: usize,
+    /// Proofs that may wait in the queue; one more is answered 503.
+    pub queue: usize,
+    /// A request's deadline from its arrival: a proof not started by then is
+    /// dropped, and a synchronous request answered 504.
+    pub deadline: Duration,
+    /// The largest request body accepted, in bytes (checked before parsing).
+    pub max_body: usize,
+    /// A bearer token that `/v1/*` and `/metrics` require, if set.
+    pub token: Option<String>,
+    /// Finished asynchronous jobs kept for `GET /v1/jobs/{id}`; older ones
+    /// are forgotten first.
+    pub keep_results: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            workers: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            queue: 64,
+            deadline: Duration::from_secs(120),
+            max_body: 64 << 20,
+            token: None,
+            keep_results: 10_000,
+        }
+    }
+}
+
+/// The configured circuits by name (the only names a request may use).
+pub type Circuits = std::collections::BTreeMap<String, Arc<dyn Circuit>>;
+
+/// Runs the service until SIGTERM or SIGINT, then drains: new proofs are
+/// refused (503), queued and running ones finish and their answers are sent,
+/// and the call returns. `ready` is called with the bound address once the
+/// socket listens.
+pub fn run(
+    config: Config,
+    circuits: Circuits,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    if config.workers == 0 || config.queue == 0 {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "workers and queue must be at least 1",
+        ));
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("zkaccel-http")
+        .enable_all()
+        .build()?;
+    rt.block_on(http::serve(config, circuits, ready))
+}

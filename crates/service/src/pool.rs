@@ -1,0 +1,263 @@
+//! The bounded queue and the worker threads that prove from it. Each worker
+//! owns a rayon pool of its share of the threads, so `workers` proofs run at
+//! once without fighting over the same cores. A full queue refuses a task
+//! at once (the HTTP layer answers 503); nothing already admitted is ever
+//! aborted for a newer request.
+
+use crate::jobs::{JobStore, State};
+use crate::metrics::Metrics;
+use crate::{Body, Circuits, ErrorKind, JobError, Proved};
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+/// Where a finished task's outcome goes.
+pub(crate) enum Reply {
+    /// A synchronous request waiting on the other end.
+    Wait(oneshot::Sender<Result<Proved, JobError>>),
+    /// An asynchronous job: into the job store under this id.
+    Store(String),
+}
+
+/// One admitted proof.
+pub(crate) struct Task {
+    pub(crate) circuit: String,
+    pub(crate) body: Body,
+    pub(crate) arrived: Instant,
+    pub(crate) deadline: Instant,
+    pub(crate) reply: Reply,
+}
+
+/// Why a task was not admitted.
+pub(crate) enum Refused {
+    /// The queue holds `queue` tasks; retry after about this many seconds.
+    Full { retry_after: u64 },
+    /// The service is draining.
+    Draining,
+}
+
+struct Queue {
+    tasks: VecDeque<Task>,
+    running: usize,
+    closed: bool,
+}
+
+pub(crate) struct Pool {
+    queue: Mutex<Queue>,
+    wake: Condvar,
+    cap: usize,
+    workers: usize,
+    circuits: Circuits,
+    jobs: Mutex<JobStore>,
+    pub(crate) metrics: Metrics,
+    /// A moving average of one proof's time, in microseconds (for
+    /// Retry-After).
+    service_us: AtomicU64,
+}
+
+/// A lock that a panicking holder did not poison for good: the data behind
+/// these locks (a queue, a map) stays consistent between statements.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl Pool {
+    pub(crate) fn new(cfg: &crate::Config, circuits: Circuits) -> Self {
+        let metrics = Metrics::new(circuits.len());
+        Pool {
+            queue: Mutex::new(Queue {
+                tasks: VecDeque::new(),
+                running: 0,
+                closed: false,
+            }),
+            wake: Condvar::new(),
+            cap: cfg.queue,
+            workers: cfg.workers,
+            circuits,
+            jobs: Mutex::new(JobStore::new(cfg.keep_results)),
+            metrics,
+            service_us: AtomicU64::new(0),
+        }
+    }
+
+    pub(crate) fn jobs_set(&self, id: &str, state: State) {
+        lock(&self.jobs).set(id, state);
+    }
+
+    pub(crate) fn jobs_get(&self, id: &str) -> Option<State> {
+        lock(&self.jobs).get(id)
+    }
+
+    pub(crate) fn jobs_remove(&self, id: &str) {
+        lock(&self.jobs).remove(id);
+    }
+
+    pub(crate) fn circuits(&self) -> &Circuits {
+        &self.circuits
+    }
+
+    /// Admits `task`, or says why not.
+    pub(crate) fn submit(&self, task: Task) -> Result<(), Refused> {
+        let mut q = lock(&self.queue);
+        if q.closed {
+            return Err(Refused::Draining);
+        }
+        if q.tasks.len() >= self.cap {
+            let ahead = (q.tasks.len() + q.running) as u64;
+            let per = self.service_us.load(Ordering::Relaxed).max(1);
+            let secs = (ahead * per).div_ceil(self.workers as u64 * 1_000_000);
+            return Err(Refused::Full {
+                retry_after: secs.clamp(1, 3600),
+            });
+        }
+        q.tasks.push_back(task);
+        self.metrics.queue_depth.set(q.tasks.len() as i64);
+        drop(q);
+        self.wake.notify_one();
+        Ok(())
+    }
+
+    /// Admits nothing more; the workers finish the queue, then stop.
+    pub(crate) fn close(&self) {
+        lock(&self.queue).closed = true;
+        self.wake.notify_all();
+    }
+
+    /// Queued and running tasks.
+    pub(crate) fn load(&self) -> (usize, usize) {
+        let q = lock(&self.queue);
+        (q.tasks.len(), q.running)
+    }
+
+    /// The next task, or `None` once the pool is closed and empty.
+    fn next(&self) -> Option<Task> {
+        let mut q = lock(&self.queue);
+        loop {
+            if let Some(t) = q.tasks.pop_front() {
+                q.running += 1;
+                self.metrics.queue_depth.set(q.tasks.len() as i64);
+                self.metrics.running.set(q.running as i64);
+                return Some(t);
+            }
+            if q.closed {
+                return None;
+            }
+            q = self.wake.wait(q).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn done(&self) {
+        let mut q = lock(&self.queue);
+        q.running -= 1;
+        self.metrics.running.set(q.running as i64);
+    }
+
+    /// One task, from the queue to its reply.
+    fn run(&self, task: Task) {
+        let Task {
+            circuit,
+            body,
+            arrived,
+            deadline,
+            reply,
+        } = task;
+        if let Reply::Wait(tx) = &reply {
+            if tx.is_closed() {
+                log::debug!(
+                    "a {circuit} request was dropped by its client before its proof started"
+                );
+                return;
+            }
+        }
+        let start = Instant::now();
+        self.metrics.queue_wait(&circuit, start - arrived);
+        let outcome = if start > deadline {
+            Err(JobError::new(
+                ErrorKind::Deadline,
+                format!(
+                    "the deadline passed before the proof started ({:.1} s in the queue)",
+                    (start - arrived).as_secs_f64()
+                ),
+            ))
+        } else {
+            if let Reply::Store(id) = &reply {
+                self.jobs_set(id, State::Running);
+            }
+            self.prove(&circuit, &body)
+        };
+        match &outcome {
+            Ok(p) => {
+                self.metrics.proved(&circuit, p);
+                self.note_service_time(start.elapsed());
+            }
+            Err(e) => {
+                log::info!("{circuit}: {} ({})", e.msg, e.kind.cause());
+                self.metrics.failed(&circuit, e.kind);
+            }
+        }
+        match reply {
+            // A client that has gone is no error of ours.
+            Reply::Wait(tx) => drop(tx.send(outcome)),
+            Reply::Store(id) => {
+                let state = match outcome {
+                    Ok(p) => State::Done(p.json),
+                    Err(e) => State::Failed(e),
+                };
+                self.jobs_set(&id, state);
+            }
+        }
+    }
+
+    /// The circuit's proof; a panic inside it is a 500, not a dead worker.
+    fn prove(&self, circuit: &str, body: &Body) -> Result<Proved, JobError> {
+        let c = self
+            .circuits
+            .get(circuit)
+            .ok_or_else(|| JobError::new(ErrorKind::Internal, format!("no circuit {circuit}")))?;
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.prove(body))).unwrap_or_else(
+            |_| {
+                Err(JobError::new(
+                    ErrorKind::Internal,
+                    "the prover panicked (a bug: please report it with the request)",
+                ))
+            },
+        )
+    }
+
+    fn note_service_time(&self, d: Duration) {
+        let us = d.as_micros().min(u64::MAX as u128) as u64;
+        let old = self.service_us.load(Ordering::Relaxed);
+        let new = match old {
+            0 => us,
+            _ => (old * 7 + us) / 8,
+        };
+        self.service_us.store(new, Ordering::Relaxed);
+    }
+}
+
+/// Starts `workers` threads, each with a rayon pool of `threads / workers`
+/// threads (at least one).
+pub(crate) fn start(pool: &Arc<Pool>, threads: usize) -> std::io::Result<Vec<JoinHandle<()>>> {
+    let per = (threads / pool.workers).max(1);
+    (0..pool.workers)
+        .map(|i| {
+            let rayon = rayon::ThreadPoolBuilder::new()
+                .num_threads(per)
+                .thread_name(move |t| format!("zkaccel-w{i}-{t}"))
+                .build()
+                .map_err(std::io::Error::other)?;
+            let pool = Arc::clone(pool);
+            std::thread::Builder::new()
+                .name(format!("zkaccel-worker-{i}"))
+                .spawn(move || {
+                    while let Some(task) = pool.next() {
+                        rayon.install(|| pool.run(task));
+                        pool.done();
+                    }
+                })
+        })
+        .collect()
+}
