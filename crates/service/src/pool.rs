@@ -261,3 +261,126 @@ pub(crate) fn start(pool: &Arc<Pool>, threads: usize) -> std::io::Result<Vec<Joi
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Circuit, Config};
+    use std::sync::atomic::AtomicUsize;
+
+    /// Counts its proofs; panics on the body `panic`; answers with the body.
+    struct Echo(AtomicUsize);
+
+    impl Circuit for Echo {
+        fn prove(&self, body: &Body) -> Result<Proved, JobError> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            let Body::Inputs(b) = body else {
+                return Err(JobError::new(ErrorKind::BadRequest, "wtns"));
+            };
+            if b == b"panic" {
+                panic!("a prover bug");
+            }
+            Ok(Proved {
+                json: String::from_utf8(b.clone()).unwrap(),
+                witness: None,
+                prove: Duration::from_millis(1),
+                verify: Duration::ZERO,
+            })
+        }
+
+        fn takes_inputs(&self) -> bool {
+            true
+        }
+    }
+
+    fn pool(queue: usize) -> (Arc<Pool>, Arc<Echo>) {
+        let echo = Arc::new(Echo(AtomicUsize::new(0)));
+        let mut circuits = Circuits::new();
+        circuits.insert("e".into(), echo.clone() as Arc<dyn Circuit>);
+        let cfg = Config {
+            queue,
+            ..Config::default()
+        };
+        (Arc::new(Pool::new(&cfg, circuits)), echo)
+    }
+
+    fn task(
+        body: &[u8],
+        deadline_in: Duration,
+    ) -> (Task, oneshot::Receiver<Result<Proved, JobError>>) {
+        let (tx, rx) = oneshot::channel();
+        let now = Instant::now();
+        let t = Task {
+            circuit: "e".into(),
+            body: Body::Inputs(body.to_vec()),
+            arrived: now,
+            deadline: now + deadline_in,
+            reply: Reply::Wait(tx),
+        };
+        (t, rx)
+    }
+
+    #[test]
+    fn a_panicking_prover_is_a_500_and_its_worker_proves_on() {
+        let (p, echo) = pool(4);
+        let workers = start(&p, 1).unwrap();
+        let (t, rx) = task(b"panic", Duration::from_secs(60));
+        assert!(p.submit(t).is_ok());
+        let e = rx.blocking_recv().unwrap().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Internal);
+        let (t, rx) = task(b"after", Duration::from_secs(60));
+        assert!(p.submit(t).is_ok());
+        assert_eq!(rx.blocking_recv().unwrap().unwrap().json, "after");
+        assert_eq!(echo.0.load(Ordering::SeqCst), 2);
+        p.close();
+        for w in workers {
+            w.join().unwrap();
+        }
+    }
+
+    #[test]
+    fn the_queue_refuses_past_its_bound_then_refuses_everything_once_closed() {
+        let (p, _) = pool(2);
+        // No workers: nothing leaves the queue.
+        let mut rxs = Vec::new();
+        for _ in 0..2 {
+            let (t, rx) = task(b"x", Duration::from_secs(60));
+            assert!(p.submit(t).is_ok());
+            rxs.push(rx);
+        }
+        let (t, _rx) = task(b"x", Duration::from_secs(60));
+        match p.submit(t) {
+            Err(Refused::Full { retry_after }) => assert!((1..=3600).contains(&retry_after)),
+            _ => panic!("a third task into a queue of 2 was admitted"),
+        }
+        assert_eq!(p.load(), (2, 0));
+        p.close();
+        let (t, _rx) = task(b"x", Duration::from_secs(60));
+        assert!(matches!(p.submit(t), Err(Refused::Draining)));
+        // Closed, the workers still finish what was admitted.
+        let workers = start(&p, 1).unwrap();
+        for w in workers {
+            w.join().unwrap();
+        }
+        for rx in rxs {
+            assert_eq!(rx.blocking_recv().unwrap().unwrap().json, "x");
+        }
+    }
+
+    #[test]
+    fn a_task_past_its_deadline_is_answered_without_a_proof() {
+        let (p, echo) = pool(4);
+        let (t, rx) = task(b"late", Duration::ZERO);
+        std::thread::sleep(Duration::from_millis(2));
+        assert!(p.submit(t).is_ok());
+        p.close();
+        for w in start(&p, 1).unwrap() {
+            w.join().unwrap();
+        }
+        assert_eq!(
+            rx.blocking_recv().unwrap().unwrap_err().kind,
+            ErrorKind::Deadline
+        );
+        assert_eq!(echo.0.load(Ordering::SeqCst), 0, "nothing proved");
+    }
+}
