@@ -44,8 +44,9 @@ pub(crate) async fn serve(
         .route("/health", get(health))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such route (see docs/service.md)") })
         .with_state(app.clone());
+    let signals = Signals::catch()?;
     ready(listener.local_addr()?);
-    let stopped = drain_on_signal(app.clone());
+    let stopped = drain_on_signal(app.clone(), signals);
     axum::serve(listener, router)
         .with_graceful_shutdown(stopped)
         .await?;
@@ -63,8 +64,8 @@ pub(crate) async fn serve(
 
 /// Resolves once SIGTERM or SIGINT has come and the pool has finished every
 /// admitted proof; until then the server keeps answering (new proofs 503).
-async fn drain_on_signal(app: Shared) {
-    wait_for_signal().await;
+async fn drain_on_signal(app: Shared, mut signals: Signals) {
+    signals.recv().await;
     log::info!("signal: draining (no new proofs; queued and running ones finish)");
     app.draining.store(true, Ordering::SeqCst);
     app.pool.close();
@@ -77,21 +78,27 @@ async fn drain_on_signal(app: Shared) {
     }
 }
 
-async fn wait_for_signal() {
-    use tokio::signal::unix::{signal, SignalKind};
-    match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) {
-        (Ok(mut term), Ok(mut int)) => {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = int.recv() => {}
-            }
-        }
-        _ => {
-            log::warn!("no signal handlers: the service stops only when killed");
-            std::future::pending::<()>().await
+/// SIGTERM and SIGINT, caught from here on (installed before the service
+/// says it listens, so a signal sent right after that line drains instead
+/// of killing the process).
+struct Signals {
+    term: tokio::signal::unix::Signal,
+    int: tokio::signal::unix::Signal,
+}
+
+impl Signals {
+    fn catch() -> std::io::Result<Self> {
+        use tokio::signal::unix::{signal, SignalKind};
+        Ok(Signals {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+        })
+    }
+
+    async fn recv(&mut self) {
+        tokio::select! {
+            _ = self.term.recv() => {}
+            _ = self.int.recv() => {}
         }
     }
 }
@@ -194,7 +201,7 @@ async fn prove(
             )
         }
     };
-    let body = Body::from_bytes(bytes.to_vec());
+    let body = Body::from_bytes(Vec::from(bytes));
     if matches!(body, Body::Inputs(_)) && !circuit.takes_inputs() {
         return error(
             StatusCode::BAD_REQUEST,

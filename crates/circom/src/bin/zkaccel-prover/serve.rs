@@ -72,7 +72,13 @@ fn parse(args: &[String]) -> Res<(Config, Vec<CircuitArg>, Backend)> {
             "--threads" => cfg.threads = number(opt, it.next())?,
             "--queue" => cfg.queue = number(opt, it.next())?,
             "--deadline" => {
-                cfg.deadline = Duration::from_secs_f64(number::<f64>(opt, it.next())?.max(0.001))
+                // Down to a microsecond (what the tests use to see a deadline
+                // pass before any proof starts); at most a day.
+                let secs: f64 = number(opt, it.next())?;
+                if !(1e-6..=86_400.0).contains(&secs) {
+                    return Err(format!("--deadline {secs}: from 0.000001 to 86400 seconds"));
+                }
+                cfg.deadline = Duration::from_secs_f64(secs)
             }
             "--max-body" => cfg.max_body = number(opt, it.next())?,
             "--keep-results" => cfg.keep_results = number(opt, it.next())?,
