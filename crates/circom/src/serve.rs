@@ -55,7 +55,7 @@ fn witness_error(name: &str, e: WitnessError) -> JobError {
         | WitnessError::WrongCount { .. }
         | WitnessError::NotANumber { .. }
         | WitnessError::MissingInputs { .. } => ErrorKind::BadRequest,
-        WitnessError::Circuit { message } if message.contains("time limit") => ErrorKind::Deadline,
+        WitnessError::TimeLimit => ErrorKind::Deadline,
         WitnessError::Circuit { .. } => ErrorKind::Unsatisfied,
         _ => ErrorKind::Internal,
     };

@@ -702,12 +702,12 @@ fn write_words(
 }
 
 /// Why a call into the module failed: circom's own message when it stopped
-/// through `exceptionHandler`, else the trap.
+/// through `exceptionHandler`, the time limit, else the trap.
 fn failed(store: &Store<Host>, e: &wasmtime::Error) -> WitnessError {
     let message = match &store.data().failure {
         Some(m) => m.clone(),
         None if e.downcast_ref::<wasmtime::Trap>() == Some(&wasmtime::Trap::Interrupt) => {
-            "the calculation ran past its time limit".to_string()
+            return WitnessError::TimeLimit
         }
         None => format!("the module trapped: {}", chain(e)),
     };

@@ -68,6 +68,10 @@ pub enum WitnessError {
         /// Failed." and the template and line, as the wasm reports them).
         message: String,
     },
+    /// The calculation ran past the calculator's time limit
+    /// ([`CalculatorOptions::time_limit`](crate::CalculatorOptions::time_limit))
+    /// and was stopped.
+    TimeLimit,
     /// The witness is for another field than the one asked for, or the
     /// module's witness has another size than a key's.
     Mismatch(String),
@@ -115,6 +119,7 @@ impl fmt::Display for WitnessError {
                 "not all inputs have been set: only {set} out of {expected} values"
             ),
             WitnessError::Circuit { message } => write!(f, "the circuit failed: {message}"),
+            WitnessError::TimeLimit => f.write_str("the calculation ran past its time limit"),
             WitnessError::Mismatch(msg) => f.write_str(msg),
         }
     }
