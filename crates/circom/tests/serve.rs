@@ -15,7 +15,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::fixture;
+use support::{fixture, read};
 
 const BIN: &str = env!("CARGO_BIN_EXE_zkaccel-prover");
 const LOAD: &str = env!("CARGO_BIN_EXE_zkaccel-load");
@@ -156,9 +156,14 @@ fn assert_valid(fixture_name: &str, answer: &str, tag: &str) {
         String::from_utf8_lossy(&out.stderr)
     );
     let expected: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(fixture(fixture_name, "public.json")).unwrap())
-            .unwrap();
+        serde_json::from_slice(&read(fixture_name, "public.json")).unwrap();
     assert_eq!(v["publicSignals"], expected, "{tag}: public signals");
+}
+
+/// The id in a 202 answer.
+fn job_id(r: &Reply) -> String {
+    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
+    v["id"].as_str().unwrap().to_string()
 }
 
 /// Polls a job until it is finished; its final JSON.
@@ -212,32 +217,23 @@ fn proves_inputs_and_witnesses_synchronously_and_asynchronously() {
         &spec("bls", "poseidon_bls", true),
     ]);
     let u = &s.url;
-    let input = std::fs::read(fixture("poseidon", "input.json")).unwrap();
+    let input = read("poseidon", "input.json");
     let r = post(u, "/v1/prove/poseidon", &input);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_valid("poseidon", &r.body, "sync-input");
 
-    let r = post(
-        u,
-        "/v1/prove/poseidon",
-        &std::fs::read(fixture("poseidon", "witness.wtns")).unwrap(),
-    );
+    let r = post(u, "/v1/prove/poseidon", &read("poseidon", "witness.wtns"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_valid("poseidon", &r.body, "sync-wtns");
 
-    let r = post(
-        u,
-        "/v1/prove/bls",
-        &std::fs::read(fixture("poseidon_bls", "input.json")).unwrap(),
-    );
+    let r = post(u, "/v1/prove/bls", &read("poseidon_bls", "input.json"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_valid("poseidon_bls", &r.body, "sync-bls");
 
-    let merkle_wtns = std::fs::read(fixture("merkle", "witness.wtns")).unwrap();
+    let merkle_wtns = read("merkle", "witness.wtns");
     let r = post(u, "/v1/prove/merkle?async", &merkle_wtns);
     assert_eq!(r.status, 202, "{}", r.body);
-    let v: serde_json::Value = serde_json::from_str(&r.body).unwrap();
-    let id = v["id"].as_str().unwrap().to_string();
+    let id = job_id(&r);
     assert_eq!(
         r.location.as_deref(),
         Some(format!("/v1/jobs/{id}").as_str())
@@ -254,10 +250,7 @@ fn proves_inputs_and_witnesses_synchronously_and_asynchronously() {
             .send(&input[..]),
     );
     assert_eq!(r.status, 202, "{}", r.body);
-    let id = serde_json::from_str::<serde_json::Value>(&r.body).unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let id = job_id(&r);
     assert_valid(
         "poseidon",
         &await_job(u, &id)["result"].to_string(),
@@ -301,14 +294,14 @@ fn malformed_requests_get_a_4xx_and_the_service_keeps_serving() {
         "20000",
     ]);
     let u = &s.url;
-    let wtns = std::fs::read(fixture("poseidon", "witness.wtns")).unwrap();
+    let wtns = read("poseidon", "witness.wtns");
     // Wire 2's value plus or minus one (a .wtns is 12 bytes of file header,
     // 12 + 40 of section 1, 12 of section 2's header, then 32 bytes a
     // wire): the witness no longer satisfies the constraints, the proof
     // cannot verify, and the service says so instead of returning it.
     let mut violating = wtns.clone();
     violating[76 + 32 * 2] ^= 1;
-    let other = std::fs::read(fixture("arrays", "witness.wtns")).unwrap();
+    let other = read("arrays", "witness.wtns");
     let cases: Vec<(&str, Vec<u8>, u16, &str)> = vec![
         ("bad json", b"{\"a\": [1, ".to_vec(), 400, "input"),
         ("unknown signal", b"{\"nope\": \"1\"}".to_vec(), 400, "nope"),
@@ -376,7 +369,7 @@ fn a_full_queue_answers_503_and_every_admitted_job_gets_one_valid_proof() {
         "1",
     ]);
     let u = s.url.clone();
-    let wtns = std::fs::read(fixture("merkle", "witness.wtns")).unwrap();
+    let wtns = read("merkle", "witness.wtns");
     let replies: Vec<Reply> = std::thread::scope(|sc| {
         let hs: Vec<_> = (0..24)
             .map(|_| sc.spawn(|| post(&u, "/v1/prove/merkle?async", &wtns)))
@@ -386,12 +379,7 @@ fn a_full_queue_answers_503_and_every_admitted_job_gets_one_valid_proof() {
     let ids: Vec<String> = replies
         .iter()
         .filter(|r| r.status == 202)
-        .map(|r| {
-            serde_json::from_str::<serde_json::Value>(&r.body).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
+        .map(job_id)
         .collect();
     let full: Vec<&Reply> = replies.iter().filter(|r| r.status == 503).collect();
     assert_eq!(ids.len() + full.len(), 24, "only 202 or 503");
@@ -482,15 +470,12 @@ fn sigterm_drains_queued_and_running_proofs_then_exits() {
         "16",
     ]);
     let u = s.url.clone();
-    let wtns = std::fs::read(fixture("merkle", "witness.wtns")).unwrap();
+    let wtns = read("merkle", "witness.wtns");
     let ids: Vec<String> = (0..8)
         .map(|_| {
             let r = post(&u, "/v1/prove/merkle?async", &wtns);
             assert_eq!(r.status, 202, "{}", r.body);
-            serde_json::from_str::<serde_json::Value>(&r.body).unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_string()
+            job_id(&r)
         })
         .collect();
     std::thread::scope(|sc| {
@@ -545,7 +530,7 @@ fn the_bearer_token_guards_the_api_and_the_deadline_is_kept() {
         "0.000001",
     ]);
     let u = &s.url;
-    let input = std::fs::read(fixture("poseidon", "input.json")).unwrap();
+    let input = read("poseidon", "input.json");
     assert_eq!(post(u, "/v1/prove/poseidon", &input).status, 401);
     assert_eq!(get(u, "/metrics").status, 401);
     assert_eq!(get(u, "/health").status, 200, "health is open");

@@ -11,14 +11,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 struct App {
     pool: Arc<Pool>,
     cfg: Config,
-    draining: AtomicBool,
 }
 
 type Shared = Arc<App>;
@@ -31,11 +29,7 @@ pub(crate) async fn serve(
     let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
     let pool = Arc::new(Pool::new(&cfg, circuits));
     let workers = pool::start(&pool, cfg.threads)?;
-    let app = Arc::new(App {
-        pool,
-        cfg,
-        draining: AtomicBool::new(false),
-    });
+    let app = Arc::new(App { pool, cfg });
     let router = Router::new()
         .route("/v1/prove/{name}", post(prove))
         .route("/v1/jobs/{id}", get(job))
@@ -67,7 +61,6 @@ pub(crate) async fn serve(
 async fn drain_on_signal(app: Shared, mut signals: Signals) {
     signals.recv().await;
     log::info!("signal: draining (no new proofs; queued and running ones finish)");
-    app.draining.store(true, Ordering::SeqCst);
     app.pool.close();
     loop {
         let (queued, running) = app.pool.load();
@@ -185,9 +178,10 @@ async fn prove(
             ),
         );
     };
-    if app.draining.load(Ordering::SeqCst) {
-        app.pool.metrics.rejected("draining");
-        return unavailable(5, "the service is draining (shutting down)");
+    // Refused before the body is read; `submit` refuses a body read while
+    // the drain began.
+    if app.pool.closed() {
+        return refused(&app, Refused::Draining);
     }
     let bytes = match axum::body::to_bytes(body, app.cfg.max_body).await {
         Ok(b) => b,
@@ -300,7 +294,7 @@ async fn job(AppState(app): AppState<Shared>, Path(id): Path<String>) -> Respons
 
 async fn health(AppState(app): AppState<Shared>) -> Response {
     let (queued, running) = app.pool.load();
-    let draining = app.draining.load(Ordering::SeqCst);
+    let draining = app.pool.closed();
     let circuits: Vec<&String> = app.pool.circuits().keys().collect();
     let body = serde_json::json!({
         "status": if draining { "draining" } else { "ok" },

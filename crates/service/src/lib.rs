@@ -94,6 +94,18 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// Checks the settings `run` needs: at least one worker, one thread and
+    /// one queue place. `run` checks them too; a command line checks them
+    /// first to fail before it loads any key.
+    pub fn check(&self) -> Result<(), String> {
+        match self.workers == 0 || self.threads == 0 || self.queue == 0 {
+            true => Err("workers, threads and queue must be at least 1".into()),
+            false => Ok(()),
+        }
+    }
+}
+
 /// The configured circuits by name (the only names a request may use).
 pub type Circuits = std::collections::BTreeMap<String, Arc<dyn Circuit>>;
 
@@ -106,12 +118,9 @@ pub fn run(
     circuits: Circuits,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    if config.workers == 0 || config.queue == 0 {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "workers and queue must be at least 1",
-        ));
-    }
+    config
+        .check()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("zkaccel-http")

@@ -126,6 +126,11 @@ impl Pool {
         self.wake.notify_all();
     }
 
+    /// Whether the pool admits nothing more (the service is draining).
+    pub(crate) fn closed(&self) -> bool {
+        lock(&self.queue).closed
+    }
+
     /// Queued and running tasks.
     pub(crate) fn load(&self) -> (usize, usize) {
         let q = lock(&self.queue);

@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use zkaccel_circom::{
-    json_curve, read_proof_json, read_public_json, read_vkey_json, verify, CircomCurve,
+    json_curve, read_proof_json, read_public_json, read_vkey_json, verify, CircomCurve, Curve,
 };
 
 const USAGE: &str =
@@ -208,11 +208,18 @@ fn percentile(sorted: &[Duration], q: f64) -> f64 {
 
 fn run(args: &[String]) -> Result<ExitCode, String> {
     let a = parse(args)?;
+    // Known before the run, as `zkaccel-prover verify` reads a vkey.json
+    // (no curve named is bn128).
+    let curve = match json_curve(&a.vkey).as_deref() {
+        Some("bn128") | None => Curve::Bn254,
+        Some("bls12381") => Curve::Bls12_381,
+        Some(c) => return Err(format!("--vkey: unsupported curve {c}")),
+    };
     let (answers, failures, elapsed) = drive(&a);
     let ok: Vec<&Answer> = answers.iter().filter(|x| x.status == 200).collect();
-    let valid = match json_curve(&a.vkey).as_deref() {
-        Some("bls12381") => check::<ark_bls12_381::Bls12_381>(&a.vkey, &ok)?,
-        _ => check::<ark_bn254::Bn254>(&a.vkey, &ok)?,
+    let valid = match curve {
+        Curve::Bn254 => check::<ark_bn254::Bn254>(&a.vkey, &ok)?,
+        Curve::Bls12_381 => check::<ark_bls12_381::Bls12_381>(&a.vkey, &ok)?,
     };
     let rejected = answers.iter().filter(|x| x.status == 503).count();
     let mut other: std::collections::BTreeMap<u16, usize> = Default::default();

@@ -82,6 +82,16 @@ fn write(path: &str, data: &[u8]) -> Res<()> {
     std::fs::write(path, data).map_err(|e| format!("{path}: {e}"))
 }
 
+/// `--backend`'s value.
+fn backend(v: Option<&String>) -> Res<Backend> {
+    match v.map(String::as_str) {
+        Some("cpu") => Ok(Backend::Cpu),
+        Some("cuda") => Ok(Backend::Cuda),
+        Some("auto") => Ok(Backend::Auto),
+        other => Err(format!("--backend takes cpu, cuda or auto, not {other:?}")),
+    }
+}
+
 /// An error about `path`.
 fn at(path: &str) -> impl Fn(CircomError) -> String + '_ {
     move |e| format!("{path}: {e}")
@@ -206,16 +216,7 @@ fn parse_prove(args: &[String], full: bool) -> Res<ProveArgs> {
     let mut it = args.iter();
     while let Some(x) = it.next() {
         match x.as_str() {
-            "--backend" => {
-                a.backend = match it.next().map(String::as_str) {
-                    Some("cpu") => Backend::Cpu,
-                    Some("cuda") => Backend::Cuda,
-                    Some("auto") => Backend::Auto,
-                    other => {
-                        return Err(format!("--backend takes cpu, cuda or auto, not {other:?}"))
-                    }
-                }
-            }
+            "--backend" => a.backend = backend(it.next())?,
             "--timings" => a.timings = true,
             "--no-verify" => a.self_verify = false,
             "--no-mmap" => a.mmap = false,

@@ -2,7 +2,7 @@
 //! Keys are mapped and decoded once, wasm calculators compiled once (through
 //! the module cache), then zkaccel-service answers requests until SIGTERM.
 
-use crate::{at, calculator_with, Res};
+use crate::{at, backend, calculator_with, say, Res};
 use std::sync::Arc;
 use std::time::Duration;
 use zkaccel_circom::service::{self, Circuit, Circuits, Config};
@@ -57,7 +57,7 @@ fn number<T: std::str::FromStr>(opt: &str, v: Option<&String>) -> Res<T> {
 fn parse(args: &[String]) -> Res<(Config, Vec<CircuitArg>, Backend)> {
     let mut cfg = Config::default();
     let mut circuits = Vec::new();
-    let mut backend = Backend::Cpu;
+    let mut chosen = Backend::Cpu;
     let mut it = args.iter();
     while let Some(opt) = it.next() {
         match opt.as_str() {
@@ -91,14 +91,7 @@ fn parse(args: &[String]) -> Res<(Config, Vec<CircuitArg>, Backend)> {
                 }
                 cfg.token = Some(token.to_string());
             }
-            "--backend" => {
-                backend = match it.next().map(String::as_str) {
-                    Some("cpu") => Backend::Cpu,
-                    Some("cuda") => Backend::Cuda,
-                    Some("auto") => Backend::Auto,
-                    _ => return Err("--backend takes cpu, cuda or auto".into()),
-                }
-            }
+            "--backend" => chosen = backend(it.next())?,
             other => {
                 return Err(format!(
                     "serve: unknown option {other} (see zkaccel-prover --help)"
@@ -114,10 +107,8 @@ fn parse(args: &[String]) -> Res<(Config, Vec<CircuitArg>, Backend)> {
             return Err(format!("--circuit {}: the name is given twice", c.name));
         }
     }
-    if cfg.workers == 0 || cfg.queue == 0 || cfg.threads == 0 {
-        return Err("--workers, --threads and --queue must be at least 1".into());
-    }
-    Ok((cfg, circuits, backend))
+    cfg.check().map_err(|e| format!("serve: {e}"))?;
+    Ok((cfg, circuits, chosen))
 }
 
 /// Loads one circuit: the zkey mapped and decoded, the wasm compiled (with
@@ -163,14 +154,11 @@ pub(crate) fn serve_cmd(args: &[String]) -> Res<std::process::ExitCode> {
         );
     }
     let (workers, threads) = (cfg.workers, cfg.threads);
+    // stdout is line-buffered: the line is out before the first request.
     service::run(cfg, circuits, |addr| {
-        use std::io::Write;
-        let mut out = std::io::stdout();
-        let _ = writeln!(
-            out,
+        say(&format!(
             "zkaccel-prover: listening on http://{addr} ({workers} worker(s), {threads} thread(s))"
-        );
-        let _ = out.flush();
+        ))
     })
     .map_err(|e| format!("serve: {e}"))?;
     Ok(std::process::ExitCode::SUCCESS)
