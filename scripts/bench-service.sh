@@ -12,7 +12,15 @@
 # 2. latency, open loop, at 50%, 80% and 90% of the better setting's capacity (requests due
 #    at a fixed rate for ZKACCEL_BENCH_SECONDS, default 20; latency counted from when each
 #    was due), p50/p90/p99.
-# 3. With RAPIDSNARK=/path/to/rapidsnark/prover and circom's C++ generator
+# 3. Scale-out over Redis (redis-server from scripts/redis-server.sh): `serve --redis` and 1 or 2
+#    `worker` processes (one proof each, the cores split between them), capacity as in 1,
+#    alternating. On one machine this shows the path's cost, not a scale-out: two workers on
+#    2 cores are what `--workers 2` is in one process.
+# 4. With RAPIDSNARK_SERVER=/path/to/proverServer (rapidsnark's server, built by you: see
+#    docs/service.md) and the circuit's C++ generator: its capacity in the same alternation,
+#    one request at a time (scripts/rapidsnark-server-load.py: it cannot take two), every
+#    proof verified.
+# 5. With RAPIDSNARK=/path/to/rapidsnark/prover and circom's C++ generator
 #    (ZKACCEL_CIRCOM_CPP=1 scripts/circom-circuit.sh), rapidsnark's one-shot path run back to
 #    back (generator, then `prover`: key loaded per proof) for its proofs per second. That is
 #    NOT rapidsnark's proverServer (it needs pistache and a per-circuit build; see
@@ -32,8 +40,14 @@ LOAD=$ROOT/target/release/zkaccel-load
 machine_info
 echo
 
-PID=
-stop() { [ -n "$PID" ] && kill -TERM "$PID" 2>/dev/null && wait "$PID" 2>/dev/null; PID=; }
+PARTS=${ZKACCEL_BENCH_PARTS:-local redis rapidsnark}
+CORES=$(nproc)
+PID= EXTRA=()
+stop() {
+    [ -n "$PID" ] && kill -TERM "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
+    for p in "${EXTRA[@]}"; do kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+    PID= EXTRA=()
+}
 trap stop EXIT
 # Starts the service on a free port; sets URL.
 start() { # dir workers
@@ -48,35 +62,90 @@ start() { # dir workers
     URL=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$log")
     [ -n "$URL" ] || { echo "the service did not start: $(cat "$log")" >&2; exit 1; }
 }
-load() { # dir args...
+# Waits for a line matching $2 in file $1.
+await_line() { for _ in $(seq 600); do grep -q "$2" "$1" 2>/dev/null && return; sleep 0.1; done; echo "no '$2' in $1: $(cat "$1")" >&2; exit 1; }
+# redis-server on a free port, N worker processes of CORES/N threads each, and a
+# `serve --redis` front end; sets URL.
+start_redis() { # dir workers
+    local port
+    port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+    "$REDIS_BIN" --port "$port" --bind 127.0.0.1 --save "" --appendonly no >"$1/redis.log" 2>&1 &
+    EXTRA+=($!)
+    await_line "$1/redis.log" "Ready to accept"
+    for ((k = 0; k < $2; k++)); do
+        "$ZK" worker --redis "redis://127.0.0.1:$port" --circuit "c=$1/circuit.zkey,$1/circuit.wasm" \
+            --workers 1 --threads $((CORES / $2 > 0 ? CORES / $2 : 1)) >"$1/worker-$k.log" 2>&1 &
+        EXTRA+=($!)
+        await_line "$1/worker-$k.log" "worker consuming"
+    done
+    "$ZK" serve --redis "redis://127.0.0.1:$port" --circuit c --listen 127.0.0.1:0 --queue 256 >"$1/front.log" 2>&1 &
+    PID=$!
+    await_line "$1/front.log" "listening on"
+    URL=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$1/front.log")
+}
+# Starts setting KIND:N (local:N = one process with --workers N; redis:N = N worker
+# processes behind `serve --redis`; rapidsnark:1 = proverServer); sets MODE.
+start_setting() { # dir setting
+    local n=${2#*:}
+    MODE=${2%%:*}
+    case $MODE in
+    local) start "$1" "$n" ;;
+    redis) start_redis "$1" "$n" ;;
+    rapidsnark) start_rapidsnark "$1" ;;
+    esac
+}
+# rapidsnark's proverServer in a scratch folder: the key as build/../circuit.zkey, the
+# circuit's C++ generator as ./build/circuit (where proverServer runs it from); sets URL.
+start_rapidsnark() { # dir
+    local w=$1/rs-server port
+    rm -rf "$w" && mkdir -p "$w/build"
+    ln -s "$1/circuit.zkey" "$w/circuit.zkey"
+    ln -s "$1/circuit_cpp/circuit" "$w/build/circuit"
+    ln -s "$1/circuit_cpp/circuit.dat" "$w/build/circuit.dat"
+    port=$(python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])")
+    (cd "$w" && exec "$RAPIDSNARK_SERVER" "$port" circuit.zkey >server.log 2>&1) &
+    PID=$!
+    URL=http://127.0.0.1:$port
+    for _ in $(seq 600); do curl -sf "$URL/status" >/dev/null 2>&1 && return; sleep 0.1; done
+    echo "proverServer did not start: $(tail -5 "$w/server.log")" >&2
+    exit 1
+}
+# A capacity run in the current MODE: JSON with proofs_per_second and invalid.
+capacity_run() { # dir requests
+    if [ "$MODE" != rapidsnark ]; then
+        load "$1" --clients 4 --requests "$2"
+        return
+    fi
+    local out=$1/rs-server/proofs r bad=0
+    r=$(python3 scripts/rapidsnark-server-load.py "$URL" circuit "$1/input.json" "$2" "$out")
+    for ((k = 0; k < $2; k++)); do
+        "$ZK" verify "$1/vkey.json" "$out/public-$k.json" "$out/proof-$k.json" >/dev/null 2>&1 || bad=$((bad + 1))
+    done
+    python3 -c "import json,sys; r=json.loads(sys.argv[1]); r['invalid']=$bad+r['failed']; print(json.dumps(r))" "$r"
+}
+# The median of ROUNDS capacity runs per setting, the settings alternating (forward, then
+# backward); prints "setting: median (runs)".
+capacities() { # dir settings...
     local dir=$1
     shift
-    "$LOAD" --url "$URL/v1/prove/c" --body "$dir/input.json" --vkey "$dir/vkey.json" --json "$@"
-}
-field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$2" "$1"; }
-
-for c in ${@:-sha256:2 poseidon:120}; do
-    kind=${c%%:*} size=${c#*:}
-    dir=$OUT/$kind-$size
-    [ -f "$dir/circuit.zkey" ] || scripts/circom-circuit.sh "$kind" "$size" "$dir" >/dev/null
-    "$ZK" export-vkey "$dir/circuit.zkey" "$dir/vkey.json"
-    echo "== $kind $size: $("$ZK" info "$dir/circuit.zkey" | sed -n 1p)"
-    declare -A cap=()
-    for w in 1 2; do cap[$w]=; done
+    local -A runs=()
     for ((i = 0; i < ROUNDS; i++)); do
-        for w in $([ $((i % 2)) = 0 ] && echo 1 2 || echo 2 1); do
-            start "$dir" "$w"
-            load "$dir" --clients 2 --requests 4 >/dev/null # warm-up, untimed
-            r=$(load "$dir" --clients 4 --requests "$REQUESTS")
+        local order=("$@")
+        [ $((i % 2)) = 1 ] && order=($(printf '%s\n' "$@" | tac))
+        for setting in "${order[@]}"; do
+            start_setting "$dir" "$setting"
+            capacity_run "$dir" 4 >/dev/null # warm-up, untimed
+            r=$(capacity_run "$dir" "$REQUESTS")
             stop
-            [ "$(field invalid "$r")" = 0 ] || { echo "invalid proofs: $r" >&2; exit 1; }
-            cap[$w]="${cap[$w]} $(field proofs_per_second "$r")"
+            [ "$(field invalid "$r")" = 0 ] || { echo "$setting: invalid proofs: $r" >&2; exit 1; }
+            runs[$setting]="${runs[$setting]:-} $(field proofs_per_second "$r")"
         done
     done
-    c1=$(median ${cap[1]}) c2=$(median ${cap[2]})
-    echo "capacity, closed loop (4 clients, $REQUESTS proofs, median of $ROUNDS): --workers 1: $c1 proofs/s (${cap[1]# }); --workers 2: $c2 proofs/s (${cap[2]# })"
-    best=1 capacity=$c1
-    if python3 -c "import sys; sys.exit(0 if $c2 > $c1 else 1)"; then best=2 capacity=$c2; fi
+    for setting in "$@"; do echo "$setting: $(median ${runs[$setting]}) (${runs[$setting]# })"; done
+}
+# Latency, open loop, at 50/80/90% of `capacity` with --workers `best`.
+latency() { # dir best capacity
+    local dir=$1 best=$2 capacity=$3
     start "$dir" "$best"
     load "$dir" --clients 2 --requests 4 >/dev/null
     echo "| load (--workers $best) | rate | proofs/s | p50 | p90 | p99 | p99/p50 | 503s |"
@@ -94,6 +163,44 @@ print(f"| {sys.argv[2]}% | {sys.argv[3]}/s | {r['proofs_per_second']:.2f} | {r['
 EOF
     done
     stop
+}
+REDIS_BIN=
+if [[ " $PARTS " == *" redis "* ]]; then
+    REDIS_BIN=$(scripts/redis-server.sh | tail -1) || REDIS_BIN=
+fi
+load() { # dir args...
+    local dir=$1
+    shift
+    "$LOAD" --url "$URL/v1/prove/c" --body "$dir/input.json" --vkey "$dir/vkey.json" --json "$@"
+}
+field() { python3 -c "import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])" "$2" "$1"; }
+
+for c in ${@:-sha256:2 poseidon:120}; do
+    kind=${c%%:*} size=${c#*:}
+    dir=$OUT/$kind-$size
+    [ -f "$dir/circuit.zkey" ] || scripts/circom-circuit.sh "$kind" "$size" "$dir" >/dev/null
+    "$ZK" export-vkey "$dir/circuit.zkey" "$dir/vkey.json"
+    echo "== $kind $size: $("$ZK" info "$dir/circuit.zkey" | sed -n 1p)"
+    settings=()
+    if [[ " $PARTS " == *" local "* ]]; then settings+=(local:1 local:2); fi
+    if [ -n "$REDIS_BIN" ]; then
+        settings+=(redis:1 redis:2)
+    elif [[ " $PARTS " == *" redis "* ]]; then
+        echo "!! SKIP: no redis-server (scripts/redis-server.sh): the Redis figures are not measured"
+    fi
+    if [[ " $PARTS " == *" rapidsnark "* ]] && [ -n "${RAPIDSNARK_SERVER:-}" ] && [ -x "$dir/circuit_cpp/circuit" ]; then
+        settings+=(rapidsnark:1)
+    elif [[ " $PARTS " == *" rapidsnark "* ]]; then
+        echo "!! SKIP: rapidsnark's proverServer not measured (RAPIDSNARK_SERVER=/path/to/proverServer and the circuit's C++ generator, ZKACCEL_CIRCOM_CPP=1 scripts/circom-circuit.sh, are needed)"
+    fi
+    echo "capacity, closed loop ($REQUESTS proofs, 4 clients; proverServer: 1, it proves one at a time), median of $ROUNDS, alternating:"
+    caps=$(capacities "$dir" "${settings[@]}")
+    echo "$caps"
+    c1=$(echo "$caps" | sed -n 's/^local:1: \([^ ]*\).*/\1/p') c2=$(echo "$caps" | sed -n 's/^local:2: \([^ ]*\).*/\1/p')
+    c1=${c1:-0} c2=${c2:-0}
+    best=1 capacity=$c1
+    if python3 -c "import sys; sys.exit(0 if $c2 > $c1 else 1)"; then best=2 capacity=$c2; fi
+    if [[ " $PARTS " == *" local "* ]]; then latency "$dir" "$best" "$capacity"; fi
     cpp=$dir/circuit_cpp/circuit
     if [ -n "${RAPIDSNARK:-}" ] && [ -x "$cpp" ]; then
         n=10

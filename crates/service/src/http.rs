@@ -1,6 +1,7 @@
 //! The HTTP API (axum on tokio) in front of the pool, and the drain.
 
-use crate::jobs::{new_id, State};
+use crate::jobs::{new_id, no_calculator, State};
+use crate::metrics::Metrics;
 use crate::pool::{self, Pool, Refused, Reply, Task};
 use crate::{Body, Circuits, Config, ErrorKind, JobError};
 use axum::body::Body as HttpBody;
@@ -14,22 +15,86 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// What the HTTP layer hands its jobs to: the local pool, or Redis' stream
+/// for workers elsewhere.
+pub(crate) enum Engine {
+    Local(Arc<Pool>),
+    #[cfg(feature = "redis")]
+    Redis(Arc<crate::redis::Front>),
+}
+
+impl Engine {
+    fn metrics(&self) -> &Metrics {
+        match self {
+            Engine::Local(p) => &p.metrics,
+            #[cfg(feature = "redis")]
+            Engine::Redis(f) => &f.metrics,
+        }
+    }
+
+    fn closed(&self) -> bool {
+        match self {
+            Engine::Local(p) => p.closed(),
+            #[cfg(feature = "redis")]
+            Engine::Redis(f) => f.closed(),
+        }
+    }
+
+    /// Whether `name` is served, and if so whether it takes `input.json`
+    /// (behind Redis the workers decide: the front end loads no circuit).
+    fn serves(&self, name: &str) -> Option<bool> {
+        match self {
+            Engine::Local(p) => p.circuits().get(name).map(|c| c.takes_inputs()),
+            #[cfg(feature = "redis")]
+            Engine::Redis(f) => f.knows(name).then_some(true),
+        }
+    }
+
+    fn names(&self) -> Vec<String> {
+        match self {
+            Engine::Local(p) => p.circuits().keys().cloned().collect(),
+            #[cfg(feature = "redis")]
+            Engine::Redis(f) => f.names().to_vec(),
+        }
+    }
+}
+
 struct App {
-    pool: Arc<Pool>,
+    engine: Engine,
     cfg: Config,
 }
 
 type Shared = Arc<App>;
 
+/// Serves the local pool: its workers prove here.
 pub(crate) async fn serve(
     cfg: Config,
     circuits: Circuits,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
     let pool = Arc::new(Pool::new(&cfg, circuits));
     let workers = pool::start(&pool, cfg.threads)?;
-    let app = Arc::new(App { pool, cfg });
+    serve_engine(cfg, Engine::Local(pool), ready).await?;
+    // The pool is closed and idle: the workers have returned or are about to.
+    tokio::task::spawn_blocking(move || {
+        for w in workers {
+            let _ = w.join();
+        }
+    })
+    .await
+    .map_err(std::io::Error::other)?;
+    log::info!("drained; exiting");
+    Ok(())
+}
+
+/// Serves `engine` until a signal, then drains.
+pub(crate) async fn serve_engine(
+    cfg: Config,
+    engine: Engine,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(cfg.listen).await?;
+    let app = Arc::new(App { engine, cfg });
     let router = Router::new()
         .route("/v1/prove/{name}", post(prove))
         .route("/v1/jobs/{id}", get(job))
@@ -43,17 +108,7 @@ pub(crate) async fn serve(
     let stopped = drain_on_signal(app.clone(), signals);
     axum::serve(listener, router)
         .with_graceful_shutdown(stopped)
-        .await?;
-    // The pool is closed and idle: the workers have returned or are about to.
-    tokio::task::spawn_blocking(move || {
-        for w in workers {
-            let _ = w.join();
-        }
-    })
-    .await
-    .map_err(std::io::Error::other)?;
-    log::info!("drained; exiting");
-    Ok(())
+        .await
 }
 
 /// Resolves once SIGTERM or SIGINT has come and the pool has finished every
@@ -61,26 +116,34 @@ pub(crate) async fn serve(
 async fn drain_on_signal(app: Shared, mut signals: Signals) {
     signals.recv().await;
     log::info!("signal: draining (no new proofs; queued and running ones finish)");
-    app.pool.close();
-    loop {
-        let (queued, running) = app.pool.load();
-        if queued == 0 && running == 0 {
-            break;
+    match &app.engine {
+        Engine::Local(pool) => {
+            pool.close();
+            loop {
+                let (queued, running) = pool.load();
+                if queued == 0 && running == 0 {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
         }
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        // The jobs are Redis' and its workers': only the requests waiting
+        // here are finished (the graceful shutdown waits for them).
+        #[cfg(feature = "redis")]
+        Engine::Redis(front) => front.close(),
     }
 }
 
 /// SIGTERM and SIGINT, caught from here on (installed before the service
 /// says it listens, so a signal sent right after that line drains instead
 /// of killing the process).
-struct Signals {
+pub(crate) struct Signals {
     term: tokio::signal::unix::Signal,
     int: tokio::signal::unix::Signal,
 }
 
 impl Signals {
-    fn catch() -> std::io::Result<Self> {
+    pub(crate) fn catch() -> std::io::Result<Self> {
         use tokio::signal::unix::{signal, SignalKind};
         Ok(Signals {
             term: signal(SignalKind::terminate())?,
@@ -88,7 +151,7 @@ impl Signals {
         })
     }
 
-    async fn recv(&mut self) {
+    pub(crate) async fn recv(&mut self) {
         tokio::select! {
             _ = self.term.recv() => {}
             _ = self.int.recv() => {}
@@ -168,19 +231,18 @@ async fn prove(
     body: HttpBody,
 ) -> Response {
     let arrived = Instant::now();
-    let Some(circuit) = app.pool.circuits().get(&name) else {
-        let known: Vec<&str> = app.pool.circuits().keys().map(String::as_str).collect();
+    let Some(takes_inputs) = app.engine.serves(&name) else {
         return error(
             StatusCode::NOT_FOUND,
             format!(
                 "no circuit named {name:?} (this service has: {})",
-                known.join(", ")
+                app.engine.names().join(", ")
             ),
         );
     };
     // Refused before the body is read; `submit` refuses a body read while
     // the drain began.
-    if app.pool.closed() {
+    if app.engine.closed() {
         return refused(&app, Refused::Draining);
     }
     let bytes = match axum::body::to_bytes(body, app.cfg.max_body).await {
@@ -195,12 +257,18 @@ async fn prove(
             )
         }
     };
+    let is_async = wants_async(query.as_deref(), &headers);
+    #[cfg_attr(not(feature = "redis"), allow(clippy::infallible_destructuring_match))]
+    let pool = match &app.engine {
+        Engine::Local(pool) => pool,
+        #[cfg(feature = "redis")]
+        Engine::Redis(front) => {
+            return via_redis(&app, front.clone(), name, bytes.to_vec(), is_async).await
+        }
+    };
     let body = Body::from_bytes(Vec::from(bytes));
-    if matches!(body, Body::Inputs(_)) && !circuit.takes_inputs() {
-        return error(
-            StatusCode::BAD_REQUEST,
-            format!("circuit {name:?} has no witness calculator (served without a .wasm): send a .wtns body"),
-        );
+    if matches!(body, Body::Inputs(_)) && !takes_inputs {
+        return job_error(&no_calculator(&name));
     }
     let task = |reply| Task {
         circuit: name,
@@ -209,34 +277,66 @@ async fn prove(
         deadline: arrived + app.cfg.deadline,
         reply,
     };
-    match wants_async(query.as_deref(), &headers) {
-        true => prove_async(&app, task),
-        false => prove_sync(&app, task).await,
+    match is_async {
+        true => prove_async(&app, pool, task),
+        false => prove_sync(&app, pool, task).await,
+    }
+}
+
+/// Enqueues the request in Redis for the workers; answers 202 at once, or
+/// waits for the result until the deadline.
+#[cfg(feature = "redis")]
+async fn via_redis(
+    app: &App,
+    front: Arc<crate::redis::Front>,
+    name: String,
+    body: Vec<u8>,
+    is_async: bool,
+) -> Response {
+    let arrived = std::time::SystemTime::now();
+    let limit = app.cfg.deadline;
+    let f = front.clone();
+    let submitted =
+        tokio::task::spawn_blocking(move || f.submit(&name, &body, arrived, arrived + limit)).await;
+    let id = match submitted {
+        Ok(Ok(id)) => id,
+        Ok(Err(why)) => return refused(app, why),
+        Err(e) => return error(StatusCode::INTERNAL_SERVER_ERROR, e),
+    };
+    if is_async {
+        return accepted(&id);
+    }
+    let waited = tokio::task::spawn_blocking(move || front.wait(&id, limit)).await;
+    match waited {
+        Ok(Ok(Some(Ok(json)))) => self::json(StatusCode::OK, json),
+        Ok(Ok(Some(Err(e)))) => job_error(&e),
+        Ok(Ok(None)) => deadline_passed(app),
+        Ok(Err(e)) => unavailable(5, &e),
+        Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e),
     }
 }
 
 /// The answer to a request the pool did not admit.
 fn refused(app: &App, why: Refused) -> Response {
+    let metrics = app.engine.metrics();
     match why {
         Refused::Full { retry_after } => {
-            app.pool.metrics.rejected("queue_full");
+            metrics.rejected("queue_full");
             unavailable(retry_after, "the queue is full; retry later")
         }
         Refused::Draining => {
-            app.pool.metrics.rejected("draining");
+            metrics.rejected("draining");
             unavailable(5, "the service is draining (shutting down)")
+        }
+        Refused::Unreachable(why) => {
+            metrics.rejected("unreachable");
+            unavailable(5, &format!("the queue cannot be reached: {why}"))
         }
     }
 }
 
-/// Admits `task` as a job of its own: 202 with its id at once.
-fn prove_async(app: &App, task: impl FnOnce(Reply) -> Task) -> Response {
-    let id = new_id();
-    app.pool.jobs_set(&id, State::Queued);
-    if let Err(why) = app.pool.submit(task(Reply::Store(id.clone()))) {
-        app.pool.jobs_remove(&id);
-        return refused(app, why);
-    }
+/// 202 with the job's id and where to ask for it.
+fn accepted(id: &str) -> Response {
     let mut r = json(
         StatusCode::ACCEPTED,
         format!(r#"{{"id":"{id}","state":"queued"}}"#),
@@ -247,12 +347,33 @@ fn prove_async(app: &App, task: impl FnOnce(Reply) -> Task) -> Response {
     r
 }
 
+fn deadline_passed(app: &App) -> Response {
+    job_error(&JobError::new(
+        ErrorKind::Deadline,
+        format!(
+            "no proof within the deadline of {} s",
+            app.cfg.deadline.as_secs_f64()
+        ),
+    ))
+}
+
+/// Admits `task` as a job of its own: 202 with its id at once.
+fn prove_async(app: &App, pool: &Pool, task: impl FnOnce(Reply) -> Task) -> Response {
+    let id = new_id();
+    pool.jobs_set(&id, State::Queued);
+    if let Err(why) = pool.submit(task(Reply::Store(id.clone()))) {
+        pool.jobs_remove(&id);
+        return refused(app, why);
+    }
+    accepted(&id)
+}
+
 /// Admits `task` and waits for its proof, until its deadline.
-async fn prove_sync(app: &App, task: impl FnOnce(Reply) -> Task) -> Response {
+async fn prove_sync(app: &App, pool: &Pool, task: impl FnOnce(Reply) -> Task) -> Response {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let task = task(Reply::Wait(tx));
     let deadline = task.deadline;
-    if let Err(why) = app.pool.submit(task) {
+    if let Err(why) = pool.submit(task) {
         return refused(app, why);
     }
     match tokio::time::timeout_at(deadline.into(), rx).await {
@@ -262,22 +383,36 @@ async fn prove_sync(app: &App, task: impl FnOnce(Reply) -> Task) -> Response {
             StatusCode::INTERNAL_SERVER_ERROR,
             "the worker dropped the request",
         ),
-        Err(_) => job_error(&JobError::new(
-            ErrorKind::Deadline,
-            format!(
-                "no proof within the deadline of {} s",
-                app.cfg.deadline.as_secs_f64()
-            ),
-        )),
+        Err(_) => deadline_passed(app),
+    }
+}
+
+/// A job's state, wherever it is kept; an unreachable Redis is a 503.
+async fn job_state(app: &App, id: &str) -> Result<Option<State>, Response> {
+    match &app.engine {
+        Engine::Local(pool) => Ok(pool.jobs_get(id)),
+        #[cfg(feature = "redis")]
+        Engine::Redis(front) => {
+            let (front, id) = (front.clone(), id.to_string());
+            match tokio::task::spawn_blocking(move || front.state(&id)).await {
+                Ok(Ok(state)) => Ok(state),
+                Ok(Err(e)) => Err(unavailable(5, &e)),
+                Err(e) => Err(error(StatusCode::INTERNAL_SERVER_ERROR, e)),
+            }
+        }
     }
 }
 
 async fn job(AppState(app): AppState<Shared>, Path(id): Path<String>) -> Response {
-    let Some(state) = app.pool.jobs_get(&id) else {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("no job {id:?} (unknown, or forgotten)"),
-        );
+    let state = match job_state(&app, &id).await {
+        Ok(Some(state)) => state,
+        Ok(None) => {
+            return error(
+                StatusCode::NOT_FOUND,
+                format!("no job {id:?} (unknown, or forgotten)"),
+            )
+        }
+        Err(r) => return r,
     };
     let id = serde_json::Value::String(id).to_string();
     let body = match state {
@@ -292,32 +427,67 @@ async fn job(AppState(app): AppState<Shared>, Path(id): Path<String>) -> Respons
     json(StatusCode::OK, body)
 }
 
+/// Queued and running jobs (behind Redis: in the stream, and held by a
+/// worker), or why they cannot be counted.
+async fn load(app: &App) -> Result<(usize, usize), String> {
+    match &app.engine {
+        Engine::Local(pool) => Ok(pool.load()),
+        #[cfg(feature = "redis")]
+        Engine::Redis(front) => {
+            let front = front.clone();
+            tokio::task::spawn_blocking(move || front.load())
+                .await
+                .map_err(|e| e.to_string())?
+        }
+    }
+}
+
 async fn health(AppState(app): AppState<Shared>) -> Response {
-    let (queued, running) = app.pool.load();
-    let draining = app.pool.closed();
-    let circuits: Vec<&String> = app.pool.circuits().keys().collect();
-    let body = serde_json::json!({
-        "status": if draining { "draining" } else { "ok" },
-        "circuits": circuits,
-        "queued": queued,
-        "running": running,
+    let draining = app.engine.closed();
+    let (status, load) = match (draining, load(&app).await) {
+        (_, Err(e)) => ("unreachable", Err(e)),
+        (true, Ok(l)) => ("draining", Ok(l)),
+        (false, Ok(l)) => ("ok", Ok(l)),
+    };
+    let mut body = serde_json::json!({
+        "status": status,
+        "circuits": app.engine.names(),
         "workers": app.cfg.workers,
     });
-    let status = match draining {
-        true => StatusCode::SERVICE_UNAVAILABLE,
-        false => StatusCode::OK,
+    match load {
+        Ok((queued, running)) => {
+            body["queued"] = queued.into();
+            body["running"] = running.into();
+        }
+        Err(e) => body["error"] = e.into(),
+    }
+    let status = match status {
+        "ok" => StatusCode::OK,
+        _ => StatusCode::SERVICE_UNAVAILABLE,
     };
     json(status, body.to_string())
 }
 
 async fn metrics(AppState(app): AppState<Shared>) -> Response {
+    // Behind Redis the queue is the stream: counted when scraped.
+    if !matches!(app.engine, Engine::Local(_)) {
+        if let Ok((queued, running)) = load(&app).await {
+            app.engine.metrics().queue_depth.set(queued as i64);
+            app.engine.metrics().running.set(running as i64);
+        }
+    }
+    metrics_text(app.engine.metrics())
+}
+
+/// `metrics` in Prometheus' text format.
+pub(crate) fn metrics_text(metrics: &Metrics) -> Response {
     (
         StatusCode::OK,
         [(
             header::CONTENT_TYPE,
             "text/plain; version=0.0.4; charset=utf-8",
         )],
-        app.pool.metrics.render(),
+        metrics.render(),
     )
         .into_response()
 }

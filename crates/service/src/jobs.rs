@@ -62,6 +62,18 @@ impl ErrorKind {
         }
     }
 
+    /// The kind answered with HTTP `status` (a result stored in Redis
+    /// carries its status); an unknown status is an internal failure.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    pub(crate) fn from_status(status: u16) -> Self {
+        match status {
+            400 => ErrorKind::BadRequest,
+            422 => ErrorKind::Unsatisfied,
+            504 => ErrorKind::Deadline,
+            _ => ErrorKind::Internal,
+        }
+    }
+
     /// The `cause` label of `zkaccel_failures_total`.
     pub fn cause(self) -> &'static str {
         match self {
@@ -90,6 +102,15 @@ impl JobError {
             msg: msg.into(),
         }
     }
+}
+
+/// The refusal of an `input.json` body for a circuit served without a
+/// witness calculator.
+pub(crate) fn no_calculator(circuit: &str) -> JobError {
+    JobError::new(
+        ErrorKind::BadRequest,
+        format!("circuit {circuit:?} has no witness calculator (served without a .wasm): send a .wtns body"),
+    )
 }
 
 impl std::fmt::Display for JobError {

@@ -30,12 +30,16 @@ mod http;
 mod jobs;
 mod metrics;
 mod pool;
+#[cfg(feature = "redis")]
+mod redis;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 pub use jobs::{Body, ErrorKind, JobError, Proved};
+#[cfg(feature = "redis")]
+pub use redis::{run_worker, RedisConfig};
 
 /// One configured circuit: proves a request body.
 pub trait Circuit: Send + Sync + 'static {
@@ -127,4 +131,33 @@ pub fn run(
         .enable_all()
         .build()?;
     rt.block_on(http::serve(config, circuits, ready))
+}
+
+/// Runs a front end that proves nothing itself: requests for the circuits
+/// `names` are enqueued in Redis for [`run_worker`]s on any machine, and
+/// answered from the results they store. The HTTP API is [`run`]'s; the
+/// queue bound (`config.queue`) counts the stream's unfinished jobs.
+/// SIGTERM stops admitting, and the requests waiting here get their answers
+/// before the call returns (the jobs stay in Redis for the workers).
+#[cfg(feature = "redis")]
+pub fn run_front(
+    config: Config,
+    redis: RedisConfig,
+    names: Vec<String>,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    config
+        .check()
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    let front = redis::Front::connect(redis, config.queue, names).map_err(std::io::Error::other)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("zkaccel-http")
+        .enable_all()
+        .build()?;
+    rt.block_on(http::serve_engine(
+        config,
+        http::Engine::Redis(Arc::new(front)),
+        ready,
+    ))
 }

@@ -4,7 +4,7 @@
 //! at once (the HTTP layer answers 503); nothing already admitted is ever
 //! aborted for a newer request.
 
-use crate::jobs::{JobStore, State};
+use crate::jobs::{no_calculator, JobStore, State};
 use crate::metrics::Metrics;
 use crate::{Body, Circuits, ErrorKind, JobError, Proved};
 use std::collections::VecDeque;
@@ -37,6 +37,9 @@ pub(crate) enum Refused {
     Full { retry_after: u64 },
     /// The service is draining.
     Draining,
+    /// The queue cannot be reached (Redis is down): why.
+    #[cfg_attr(not(feature = "redis"), allow(dead_code))]
+    Unreachable(String),
 }
 
 struct Queue {
@@ -178,30 +181,21 @@ impl Pool {
             }
         }
         let start = Instant::now();
-        self.metrics.queue_wait(&circuit, start - arrived);
-        let outcome = if start > deadline {
-            Err(JobError::new(
-                ErrorKind::Deadline,
-                format!(
-                    "the deadline passed before the proof started ({:.1} s in the queue)",
-                    (start - arrived).as_secs_f64()
-                ),
-            ))
-        } else {
-            if let Reply::Store(id) = &reply {
-                self.jobs_set(id, State::Running);
-            }
-            self.prove(&circuit, &body)
-        };
-        match &outcome {
-            Ok(p) => {
-                self.metrics.proved(&circuit, p);
-                self.note_service_time(start.elapsed());
-            }
-            Err(e) => {
-                log::info!("{circuit}: {} ({})", e.msg, e.kind.cause());
-                self.metrics.failed(&circuit, e.kind);
-            }
+        let outcome = attempt(
+            &self.circuits,
+            &self.metrics,
+            &circuit,
+            &body,
+            start - arrived,
+            start > deadline,
+            || {
+                if let Reply::Store(id) = &reply {
+                    self.jobs_set(id, State::Running);
+                }
+            },
+        );
+        if outcome.is_ok() {
+            self.note_service_time(start.elapsed());
         }
         match reply {
             // A client that has gone is no error of ours.
@@ -216,22 +210,6 @@ impl Pool {
         }
     }
 
-    /// The circuit's proof; a panic inside it is a 500, not a dead worker.
-    fn prove(&self, circuit: &str, body: &Body) -> Result<Proved, JobError> {
-        let c = self
-            .circuits
-            .get(circuit)
-            .ok_or_else(|| JobError::new(ErrorKind::Internal, format!("no circuit {circuit}")))?;
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.prove(body))).unwrap_or_else(
-            |_| {
-                Err(JobError::new(
-                    ErrorKind::Internal,
-                    "the prover panicked (a bug: please report it with the request)",
-                ))
-            },
-        )
-    }
-
     fn note_service_time(&self, d: Duration) {
         let us = d.as_micros().min(u64::MAX as u128) as u64;
         let old = self.service_us.load(Ordering::Relaxed);
@@ -243,17 +221,77 @@ impl Pool {
     }
 }
 
+/// One proof attempt, wherever the job came from (the local queue or Redis):
+/// a job past its deadline fails without proving; otherwise `started` is
+/// called and the circuit proves. The queue wait and the outcome are counted
+/// in `metrics`.
+pub(crate) fn attempt(
+    circuits: &Circuits,
+    metrics: &Metrics,
+    circuit: &str,
+    body: &Body,
+    waited: Duration,
+    late: bool,
+    started: impl FnOnce(),
+) -> Result<Proved, JobError> {
+    metrics.queue_wait(circuit, waited);
+    let outcome = if late {
+        Err(JobError::new(
+            ErrorKind::Deadline,
+            format!(
+                "the deadline passed before the proof started ({:.1} s in the queue)",
+                waited.as_secs_f64()
+            ),
+        ))
+    } else {
+        started();
+        prove(circuits, circuit, body)
+    };
+    match &outcome {
+        Ok(p) => metrics.proved(circuit, p),
+        Err(e) => {
+            log::info!("{circuit}: {} ({})", e.msg, e.kind.cause());
+            metrics.failed(circuit, e.kind);
+        }
+    }
+    outcome
+}
+
+/// The circuit's proof; a panic inside it is a 500, not a dead worker.
+fn prove(circuits: &Circuits, circuit: &str, body: &Body) -> Result<Proved, JobError> {
+    let c = circuits.get(circuit).ok_or_else(|| {
+        JobError::new(
+            ErrorKind::BadRequest,
+            format!("no circuit named {circuit:?} is served here"),
+        )
+    })?;
+    if matches!(body, Body::Inputs(_)) && !c.takes_inputs() {
+        return Err(no_calculator(circuit));
+    }
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| c.prove(body))).unwrap_or_else(|_| {
+        Err(JobError::new(
+            ErrorKind::Internal,
+            "the prover panicked (a bug: please report it with the request)",
+        ))
+    })
+}
+
+/// Worker `i`'s rayon pool of `threads` threads.
+pub(crate) fn rayon_pool(i: usize, threads: usize) -> std::io::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |t| format!("zkaccel-w{i}-{t}"))
+        .build()
+        .map_err(std::io::Error::other)
+}
+
 /// Starts `workers` threads, each with a rayon pool of `threads / workers`
 /// threads (at least one).
 pub(crate) fn start(pool: &Arc<Pool>, threads: usize) -> std::io::Result<Vec<JoinHandle<()>>> {
     let per = (threads / pool.workers).max(1);
     (0..pool.workers)
         .map(|i| {
-            let rayon = rayon::ThreadPoolBuilder::new()
-                .num_threads(per)
-                .thread_name(move |t| format!("zkaccel-w{i}-{t}"))
-                .build()
-                .map_err(std::io::Error::other)?;
+            let rayon = rayon_pool(i, per)?;
             let pool = Arc::clone(pool);
             std::thread::Builder::new()
                 .name(format!("zkaccel-worker-{i}"))

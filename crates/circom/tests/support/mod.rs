@@ -9,6 +9,8 @@ use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
 use std::io::Write;
 
+pub mod service;
+
 /// `sum_i v_i x^i` at `x = offset * root^k` for every `k < v.len()` (a
 /// naive DFT: Horner's rule at each point, the points in parallel).
 fn dft<F: Field>(v: &[F], root: F, offset: F) -> Vec<F> {

@@ -12,6 +12,8 @@
 //! zkaccel-prover test-setup <circuit.r1cs> <out-dir>
 //! zkaccel-prover info <circuit.zkey>
 //! zkaccel-prover serve --circuit NAME=circuit.zkey[,circuit.wasm] [options]
+//! zkaccel-prover serve --redis URL --circuit NAME [options]
+//! zkaccel-prover worker --redis URL --circuit NAME=circuit.zkey[,circuit.wasm] [options]
 //! ```
 //! Exit 0 on success; otherwise one line on stderr and a non-zero status.
 
@@ -106,6 +108,7 @@ fn run(args: &[String]) -> Res<ExitCode> {
         }
         Some("fullprove") => prove_cmd(&args[1..], true),
         Some("serve") => serve::serve_cmd(&args[1..]),
+        Some("worker") => serve::worker_cmd(&args[1..]),
         Some("wtns") => match &args[1..] {
             [sub, wasm, input, out] if sub == "calculate" => wtns_calculate(wasm, input, out),
             _ => Err("wtns calculate takes <circuit.wasm> <input.json> <witness.wtns> (see zkaccel-prover --help)".to_string()),
