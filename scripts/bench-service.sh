@@ -50,10 +50,10 @@ stop() {
 }
 trap stop EXIT
 # Starts the service on a free port; sets URL.
-start() { # dir workers
+start() { # dir workers [serve's options]
     local log=$1/serve.log
     "$ZK" serve --circuit "c=$1/circuit.zkey,$1/circuit.wasm" --listen 127.0.0.1:0 --workers "$2" \
-        --queue 256 >"$log" 2>&1 &
+        --queue 256 "${@:3}" >"$log" 2>&1 &
     PID=$!
     for _ in $(seq 600); do
         grep -q "listening on" "$log" 2>/dev/null && break
@@ -83,13 +83,15 @@ start_redis() { # dir workers
     await_line "$1/front.log" "listening on"
     URL=$(sed -n 's/.*listening on \(http:[^ ]*\).*/\1/p' "$1/front.log")
 }
-# Starts setting KIND:N (local:N = one process with --workers N; redis:N = N worker
+# Starts setting KIND:N (local:N = one process with --workers N; cpp:N = the same with
+# circom's C++ generator for the witness (--witness-bin), as proverServer; redis:N = N worker
 # processes behind `serve --redis`; rapidsnark:1 = proverServer); sets MODE.
 start_setting() { # dir setting
     local n=${2#*:}
     MODE=${2%%:*}
     case $MODE in
     local) start "$1" "$n" ;;
+    cpp) start "$1" "$n" --witness-bin "c=$1/circuit_cpp/circuit" ;;
     redis) start_redis "$1" "$n" ;;
     rapidsnark) start_rapidsnark "$1" ;;
     esac
@@ -189,7 +191,7 @@ for c in ${@:-sha256:2 poseidon:120}; do
         echo "!! SKIP: no redis-server (scripts/redis-server.sh): the Redis figures are not measured"
     fi
     if [[ " $PARTS " == *" rapidsnark "* ]] && [ -n "${RAPIDSNARK_SERVER:-}" ] && [ -x "$dir/circuit_cpp/circuit" ]; then
-        settings+=(rapidsnark:1)
+        settings+=(cpp:2 rapidsnark:1)
     elif [[ " $PARTS " == *" rapidsnark "* ]]; then
         echo "!! SKIP: rapidsnark's proverServer not measured (RAPIDSNARK_SERVER=/path/to/proverServer and the circuit's C++ generator, ZKACCEL_CIRCOM_CPP=1 scripts/circom-circuit.sh, are needed)"
     fi

@@ -70,7 +70,7 @@ pub use json::{
     json_curve, proof_json, public_json, read_proof_json, read_public_json, read_vkey_json,
     vkey_json,
 };
-pub use native::native_witness;
+pub use native::{native_witness, native_witness_of};
 pub use points::ZkeyMap;
 pub use prover::{verify, CircomProof, CircomProver};
 pub use r1cs::{read_r1cs, Lc, R1cs};

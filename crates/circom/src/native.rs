@@ -49,6 +49,17 @@ pub fn native_witness<F: PrimeField<BigInt = BigInt<4>>>(
     read_wtns::<F>(&bytes)
 }
 
+/// [`native_witness`] on an `input.json` given as bytes (written to a
+/// temporary file for the generator, removed after).
+pub fn native_witness_of<F: PrimeField<BigInt = BigInt<4>>>(
+    bin: &Path,
+    input: &[u8],
+) -> Result<Vec<F>, CircomError> {
+    let file = TempFile::new("json")?;
+    std::fs::write(&file.0, input).map_err(|e| CircomError::io(file.0.display().to_string(), e))?;
+    native_witness(bin, &file.0)
+}
+
 /// A file in the temporary folder, removed when dropped.
 struct TempFile(PathBuf);
 

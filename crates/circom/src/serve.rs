@@ -1,10 +1,12 @@
 //! [`CircomProver`] as a circuit of the proving service
 //! (`zkaccel-prover serve`, crate zkaccel-service): a request body becomes
-//! a witness (from `input.json` through the circuit's wasm, or a `.wtns`
-//! file), the witness a proof, and the proof is verified against the key
+//! a witness (from `input.json` through the circuit's wasm or circom's C++
+//! generator, or a `.wtns` file), the witness a proof, and the proof is verified against the key
 //! before snarkjs' `{proof, publicSignals}` JSON is returned.
 
-use crate::{proof_json, public_json, read_wtns, CircomCurve, CircomError, CircomProver};
+use crate::{
+    native_witness_of, proof_json, public_json, read_wtns, CircomCurve, CircomError, CircomProver,
+};
 use std::time::Instant;
 use zkaccel_service::{Body, ErrorKind, JobError, Proved};
 use zkaccel_witness::{Inputs, WitnessError};
@@ -14,6 +16,9 @@ use zkaccel_witness::{Inputs, WitnessError};
 pub struct ServedCircuit<E: CircomCurve> {
     name: String,
     prover: CircomProver<E>,
+    /// circom's C++ witness generator, used for `input.json` bodies instead
+    /// of the wasm calculator.
+    witness_bin: Option<std::path::PathBuf>,
 }
 
 impl<E: CircomCurve> ServedCircuit<E> {
@@ -22,7 +27,19 @@ impl<E: CircomCurve> ServedCircuit<E> {
         ServedCircuit {
             name: name.into(),
             prover,
+            witness_bin: None,
         }
+    }
+
+    /// Computes the witnesses of `input.json` bodies with circom's C++
+    /// generator `bin` (`circom --c`, built; as rapidsnark's proverServer
+    /// and `fullprove --witness-bin` do) instead of the wasm calculator. The
+    /// body is checked as JSON of numbers first (400); a generator that
+    /// fails afterwards (a failed assertion, a missing signal: it does not
+    /// say which) is a 422 with what it printed.
+    pub fn with_witness_bin(mut self, bin: impl Into<std::path::PathBuf>) -> Self {
+        self.witness_bin = Some(bin.into());
+        self
     }
 
     fn witness(&self, body: &Body) -> Result<Vec<E::ScalarField>, JobError> {
@@ -34,9 +51,15 @@ impl<E: CircomCurve> ServedCircuit<E> {
                 let text = std::str::from_utf8(bytes)
                     .map_err(|e| bad(format!("input.json is not UTF-8: {e}")))?;
                 let inputs = Inputs::from_json(text).map_err(|e| witness_error(&self.name, e))?;
-                self.prover
-                    .calculate_witness(&inputs)
-                    .map_err(|e| circom_error(&self.name, e))?
+                match &self.witness_bin {
+                    Some(bin) => native_witness_of::<E::ScalarField>(bin, bytes).map_err(|e| {
+                        JobError::new(ErrorKind::Unsatisfied, format!("{}: {e}", self.name))
+                    })?,
+                    None => self
+                        .prover
+                        .calculate_witness(&inputs)
+                        .map_err(|e| circom_error(&self.name, e))?,
+                }
             }
         };
         self.prover
@@ -109,6 +132,6 @@ impl<E: CircomCurve> zkaccel_service::Circuit for ServedCircuit<E> {
     }
 
     fn takes_inputs(&self) -> bool {
-        self.prover.calculator().is_some()
+        self.prover.calculator().is_some() || self.witness_bin.is_some()
     }
 }

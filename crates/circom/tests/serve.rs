@@ -368,3 +368,69 @@ fn the_bearer_token_guards_the_api_and_the_deadline_is_kept() {
     assert_eq!(m.status, 200);
     assert!(!m.body.contains("zkaccel_proofs_total{"), "{}", m.body);
 }
+
+/// A stand-in for circom's C++ generator (`circuit input.json out.wtns`):
+/// a shell script doing `body`.
+fn generator(name: &str, body: &str) -> String {
+    use std::os::unix::fs::PermissionsExt;
+    let f = scratch("generators").join(name);
+    std::fs::write(&f, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    f.display().to_string()
+}
+
+/// `--witness-bin`: input.json bodies go through circom's C++ generator (the
+/// real one when ZKACCEL_CIRCOM_CPP names them, else a stand-in that writes
+/// snarkjs' witness); its failure is a 422 in its own words, bad JSON a 400
+/// before it runs.
+#[test]
+fn witness_bin_computes_input_json_witnesses_with_circoms_generator() {
+    let real = std::env::var_os("ZKACCEL_CIRCOM_CPP")
+        .filter(|s| !s.is_empty())
+        .map(|r| {
+            std::path::PathBuf::from(r)
+                .join("poseidon")
+                .join("poseidon")
+        });
+    let bin = match &real {
+        Some(b) => b.display().to_string(),
+        None => {
+            support::skip("serve --witness-bin with circom's real generator: ZKACCEL_CIRCOM_CPP is not set (scripts/circom-fixtures.sh --cpp); a stand-in writing snarkjs' witness is used");
+            let wtns = fixture("poseidon", "witness.wtns");
+            generator("copy", &format!("cp '{}' \"$2\"", wtns.display()))
+        }
+    };
+    let failing = generator("fails", "echo 'Error: Assert Failed. line 7' ; exit 1");
+    let s = Server::start(&[
+        "--circuit",
+        &spec("poseidon", "poseidon", false),
+        "--witness-bin",
+        &format!("poseidon={bin}"),
+        "--circuit",
+        &spec("broken", "poseidon", false),
+        "--witness-bin",
+        &format!("broken={failing}"),
+    ]);
+    let input = read("poseidon", "input.json");
+    let r = post(&s.url, "/v1/prove/poseidon", &input);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_valid("poseidon", &r.body, "witness-bin");
+    let r = post(&s.url, "/v1/prove/broken", &input);
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body.contains("Assert Failed"), "{}", r.body);
+    let r = post(&s.url, "/v1/prove/poseidon", b"{\"a\": [1, ");
+    assert_eq!(r.status, 400, "{}", r.body);
+    // A generator that is not there is refused at start-up.
+    let out = Command::new(BIN)
+        .args(["serve", "--listen", "127.0.0.1:0", "--circuit"])
+        .arg(spec("poseidon", "poseidon", false))
+        .args(["--witness-bin", "poseidon=/nonexistent/circuit"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("/nonexistent/circuit"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

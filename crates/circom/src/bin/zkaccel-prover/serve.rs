@@ -17,6 +17,7 @@ pub(crate) const USAGE: &str =
     "  zkaccel-prover serve --circuit NAME=circuit.zkey[,circuit.wasm] [--circuit ...]
                  [--listen 127.0.0.1:8080] [--workers N] [--threads N] [--queue N] [--deadline SECS]
                  [--max-body BYTES] [--token-file FILE] [--keep-results N] [--backend cpu|cuda|auto]
+                 [--witness-bin NAME=circuit_cpp/circuit (circom's C++ generator for NAME's input.json)]
                  (HTTP: POST /v1/prove/NAME, GET /v1/jobs/ID, /health, /metrics; docs/service.md)
   zkaccel-prover serve --redis URL --circuit NAME [--circuit ...] [serve's options]
                  (a front end: jobs go to Redis for the workers; loads no key)
@@ -31,6 +32,8 @@ struct CircuitArg {
     name: String,
     zkey: Option<String>,
     wasm: Option<String>,
+    /// `--witness-bin NAME=PATH`: circom's C++ generator for input.json.
+    bin: Option<String>,
 }
 
 fn parse_circuit(v: &str) -> Res<CircuitArg> {
@@ -59,6 +62,7 @@ fn parse_circuit(v: &str) -> Res<CircuitArg> {
         name: name.to_string(),
         zkey,
         wasm,
+        bin: None,
     })
 }
 
@@ -95,12 +99,20 @@ fn parse(args: &[String]) -> Res<Opts> {
     // Redis options may come before --redis: applied after the loop.
     let mut redis_opts: Vec<(String, String)> = Vec::new();
     let mut listen_given = false;
+    let mut bins: Vec<(String, String)> = Vec::new();
     let mut it = args.iter();
     while let Some(opt) = it.next() {
         match opt.as_str() {
             "--circuit" => circuits.push(parse_circuit(
                 it.next().ok_or("--circuit takes NAME=zkey[,wasm]")?,
             )?),
+            "--witness-bin" => {
+                let v = it.next().ok_or("--witness-bin takes NAME=PATH")?;
+                let (name, path) = v.split_once('=').ok_or_else(|| {
+                    format!("--witness-bin {v}: expected NAME=circuit_cpp/circuit")
+                })?;
+                bins.push((name.to_string(), path.to_string()));
+            }
             "--listen" => {
                 let v = it.next().ok_or("--listen takes ADDRESS:PORT")?;
                 cfg.listen = v.parse().map_err(|e| format!("--listen {v}: {e}"))?;
@@ -159,6 +171,13 @@ fn parse(args: &[String]) -> Res<Opts> {
             return Err(format!("--circuit {}: the name is given twice", c.name));
         }
     }
+    for (name, path) in bins {
+        let c = circuits
+            .iter_mut()
+            .find(|c| c.name == name)
+            .ok_or_else(|| format!("--witness-bin {name}=..: no --circuit {name}"))?;
+        c.bin = Some(path);
+    }
     cfg.check()?;
     Ok(Opts {
         cfg,
@@ -201,7 +220,16 @@ fn load_on<E: CircomCurve>(
             .with_calculator(calc)
             .map_err(|e| format!("{wasm}: {e} ({zkey})"))?;
     }
-    Ok(Arc::new(ServedCircuit::new(c.name.clone(), prover)))
+    let mut served = ServedCircuit::new(c.name.clone(), prover);
+    if let Some(bin) = &c.bin {
+        // Checked now: a missing generator would otherwise fail every request.
+        let meta = std::fs::metadata(bin).map_err(|e| format!("--witness-bin {bin}: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!("--witness-bin {bin}: not a file"));
+        }
+        served = served.with_witness_bin(bin);
+    }
+    Ok(Arc::new(served))
 }
 
 /// Loads every `--circuit`'s key (and wasm).
