@@ -3,6 +3,7 @@
 use crate::jobs::{new_id, no_calculator, State};
 use crate::metrics::Metrics;
 use crate::pool::{self, Pool, Refused, Reply, Task};
+use crate::signals::Signals;
 use crate::{Body, Circuits, Config, ErrorKind, JobError};
 use axum::body::Body as HttpBody;
 use axum::extract::{Path, RawQuery, Request, State as AppState};
@@ -131,31 +132,6 @@ async fn drain_on_signal(app: Shared, mut signals: Signals) {
         // here are finished (the graceful shutdown waits for them).
         #[cfg(feature = "redis")]
         Engine::Redis(front) => front.close(),
-    }
-}
-
-/// SIGTERM and SIGINT, caught from here on (installed before the service
-/// says it listens, so a signal sent right after that line drains instead
-/// of killing the process).
-pub(crate) struct Signals {
-    term: tokio::signal::unix::Signal,
-    int: tokio::signal::unix::Signal,
-}
-
-impl Signals {
-    pub(crate) fn catch() -> std::io::Result<Self> {
-        use tokio::signal::unix::{signal, SignalKind};
-        Ok(Signals {
-            term: signal(SignalKind::terminate())?,
-            int: signal(SignalKind::interrupt())?,
-        })
-    }
-
-    pub(crate) async fn recv(&mut self) {
-        tokio::select! {
-            _ = self.term.recv() => {}
-            _ = self.int.recv() => {}
-        }
     }
 }
 
@@ -476,20 +452,7 @@ async fn metrics(AppState(app): AppState<Shared>) -> Response {
             app.engine.metrics().running.set(running as i64);
         }
     }
-    metrics_text(app.engine.metrics())
-}
-
-/// `metrics` in Prometheus' text format.
-pub(crate) fn metrics_text(metrics: &Metrics) -> Response {
-    (
-        StatusCode::OK,
-        [(
-            header::CONTENT_TYPE,
-            "text/plain; version=0.0.4; charset=utf-8",
-        )],
-        metrics.render(),
-    )
-        .into_response()
+    app.engine.metrics().response()
 }
 
 #[cfg(test)]

@@ -32,6 +32,7 @@ mod metrics;
 mod pool;
 #[cfg(feature = "redis")]
 mod redis;
+mod signals;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

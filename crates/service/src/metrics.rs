@@ -150,6 +150,21 @@ impl Metrics {
             .inc();
     }
 
+    /// `GET /metrics`' answer: the text format with its content type.
+    pub(crate) fn response(&self) -> axum::response::Response {
+        use axum::http::{header, StatusCode};
+        use axum::response::IntoResponse;
+        (
+            StatusCode::OK,
+            [(
+                header::CONTENT_TYPE,
+                "text/plain; version=0.0.4; charset=utf-8",
+            )],
+            self.render(),
+        )
+            .into_response()
+    }
+
     /// The text exposition format.
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();

@@ -780,7 +780,7 @@ fn watch(
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
-    let mut signals = rt.block_on(async { crate::http::Signals::catch() })?;
+    let mut signals = rt.block_on(async { crate::signals::Signals::catch() })?;
     let listener = match metrics_at {
         Some(at) => Some(rt.block_on(tokio::net::TcpListener::bind(at))?),
         None => None,
@@ -795,10 +795,7 @@ fn watch(
                 };
                 let s = shared.clone();
                 let router = axum::Router::new()
-                    .route(
-                        "/metrics",
-                        get(move || async move { crate::http::metrics_text(&s.metrics) }),
-                    )
+                    .route("/metrics", get(move || async move { s.metrics.response() }))
                     .route("/health", get(|| async { r#"{"status":"ok"}"# }));
                 tokio::select! {
                     _ = signals.recv() => {}
