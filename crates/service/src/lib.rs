@@ -62,7 +62,7 @@ pub struct Config {
     pub listen: SocketAddr,
     /// How many proofs run at once (default 2, or 1 on a one-core machine:
     /// a witness computation is single-threaded and a proof has serial
-    /// stretches, so two proofs on half the cores each finished 1.09-1.41x
+    /// stretches, so two proofs on half the cores each finished 1.10-1.41x
     /// more proofs per second than one on all of them on 2 cores;
     /// docs/service.md).
     pub workers: usize,
