@@ -182,6 +182,17 @@ fn front(redis: &Redis, extra: &[&str]) -> Server {
     Server::start(&a)
 }
 
+/// `n` asynchronous jobs of `body` for `circuit`, each admitted (202): their ids.
+fn enqueue(front: &Server, n: usize, circuit: &str, body: &[u8]) -> Vec<String> {
+    (0..n)
+        .map(|_| {
+            let r = post(&front.url, &format!("/v1/prove/{circuit}?async"), body);
+            assert_eq!(r.status, 202, "{}", r.body);
+            job_id(&r)
+        })
+        .collect()
+}
+
 /// Waits until `cond` holds (up to a minute).
 fn until(what: &str, mut cond: impl FnMut() -> bool) {
     let t = Instant::now();
@@ -270,13 +281,7 @@ fn a_full_stream_answers_503_and_its_jobs_wait_for_a_worker() {
     };
     let f = front(&redis, &["--queue", "2"]);
     let wtns = read("merkle", "witness.wtns");
-    let ids: Vec<String> = (0..2)
-        .map(|_| {
-            let r = post(&f.url, "/v1/prove/merkle?async", &wtns);
-            assert_eq!(r.status, 202, "{}", r.body);
-            job_id(&r)
-        })
-        .collect();
+    let ids = enqueue(&f, 2, "merkle", &wtns);
     for id in &ids {
         let r = get(&f.url, &format!("/v1/jobs/{id}"));
         assert!(r.body.contains("\"queued\""), "{}", r.body);
@@ -302,13 +307,7 @@ fn a_worker_killed_while_holding_a_job_loses_nothing() {
     let a_name = format!("-{}-0", a.child.id());
     let f = front(&redis, &[]);
     let input = read("poseidon", "input.json");
-    let ids: Vec<String> = (0..24)
-        .map(|_| {
-            let r = post(&f.url, "/v1/prove/poseidon?async", &input);
-            assert_eq!(r.status, 202, "{}", r.body);
-            job_id(&r)
-        })
-        .collect();
+    let ids = enqueue(&f, 24, "poseidon", &input);
     // Stop worker A while it holds a job (read, not yet acknowledged), and
     // kill it there; if it acknowledged before the stop took, try again.
     let mut held = None;
@@ -490,15 +489,7 @@ fn sigterm_stops_a_worker_after_its_job_and_a_front_end_needs_redis() {
     let specs = specs();
     let mut w = Server::worker(&worker_args(&redis, &specs, &[]));
     let f = front(&redis, &[]);
-    let ids: Vec<String> = (0..6)
-        .map(|_| {
-            job_id(&post(
-                &f.url,
-                "/v1/prove/merkle?async",
-                &read("merkle", "witness.wtns"),
-            ))
-        })
-        .collect();
+    let ids = enqueue(&f, 6, "merkle", &read("merkle", "witness.wtns"));
     until("the worker holds a job", || {
         !redis.pending().is_empty() || redis.int(&["XLEN", "zkaccel:jobs"]) == 0
     });
