@@ -9,9 +9,9 @@
 # 1. capacity, closed loop (4 clients, ZKACCEL_BENCH_REQUESTS proofs, default 40) with
 #    --workers 1 (one proof on all cores) and --workers 2 (two proofs, the cores split), the
 #    two alternating for ZKACCEL_BENCH_ROUNDS rounds (default 3); the median of each;
-# 2. latency, open loop, at 50%, 80% and 90% of the better setting's capacity (requests due
-#    at a fixed rate for ZKACCEL_BENCH_SECONDS, default 20; latency counted from when each
-#    was due), p50/p90/p99.
+# 2. latency, open loop, at 50%, 80% and 90% of each setting's own capacity (the better
+#    local one, redis:2, cpp:2, proverServer; requests due at a fixed rate for
+#    ZKACCEL_BENCH_SECONDS, default 20; latency counted from when each was due), p50/p90/p99.
 # 3. Scale-out over Redis (redis-server from scripts/redis-server.sh): `serve --redis` and 1 or 2
 #    `worker` processes (one proof each, the cores split between them), capacity as in 1,
 #    alternating. On one machine this shows the path's cost, not a scale-out: two workers on
@@ -145,26 +145,40 @@ capacities() { # dir settings...
     done
     for setting in "$@"; do echo "$setting: $(median ${runs[$setting]}) (${runs[$setting]# })"; done
 }
-# Latency, open loop, at 50/80/90% of `capacity` with --workers `best`.
-latency() { # dir best capacity
-    local dir=$1 best=$2 capacity=$3
-    start "$dir" "$best"
-    load "$dir" --clients 2 --requests 4 >/dev/null
-    echo "| load (--workers $best) | rate | proofs/s | p50 | p90 | p99 | p99/p50 | 503s |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+# Latency, open loop, at 50/80/90% of `capacity` in setting `setting` (requests due at a
+# fixed rate for SECONDS_AT; latency from when each was due).
+latency() { # dir setting capacity
+    local dir=$1 setting=$2 capacity=$3 pct rate n r
+    start_setting "$dir" "$setting"
+    capacity_run "$dir" 4 >/dev/null # warm-up, untimed
+    echo "| $setting | load | rate | proofs/s | p50 | p90 | p99 | p99/p50 | 503s |"
+    echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
     for pct in 50 80 90; do
         rate=$(python3 -c "print(round($capacity * $pct / 100, 3))")
         n=$(python3 -c "print(max(10, int($rate * $SECONDS_AT)))")
-        r=$(load "$dir" --clients 32 --rate "$rate" --requests "$n" --duration $((SECONDS_AT + 30)))
-        [ "$(field invalid "$r")" = 0 ] || { echo "invalid proofs: $r" >&2; exit 1; }
+        r=$(latency_run "$dir" "$rate" "$n")
+        [ "$(field invalid "$r")" = 0 ] || { echo "$setting: invalid proofs: $r" >&2; exit 1; }
         python3 - "$r" "$pct" "$rate" <<'EOF'
 import json, sys
 r = json.loads(sys.argv[1])
-print(f"| {sys.argv[2]}% | {sys.argv[3]}/s | {r['proofs_per_second']:.2f} | {r['p50_ms']:.0f} ms | "
-      f"{r['p90_ms']:.0f} ms | {r['p99_ms']:.0f} ms | {r['p99_ms'] / r['p50_ms']:.2f} | {r['rejected_503']} |")
+print(f"| | {sys.argv[2]}% | {sys.argv[3]}/s | {r['proofs_per_second']:.2f} | {r['p50_ms']:.0f} ms | "
+      f"{r['p90_ms']:.0f} ms | {r['p99_ms']:.0f} ms | {r['p99_ms'] / r['p50_ms']:.2f} | {r.get('rejected_503', 0)} |")
 EOF
     done
     stop
+}
+# One open-loop run in the current MODE: JSON with the latencies and invalid.
+latency_run() { # dir rate requests
+    if [ "$MODE" != rapidsnark ]; then
+        load "$1" --clients 32 --rate "$2" --requests "$3" --duration $((SECONDS_AT + 30))
+        return
+    fi
+    local out=$1/rs-server/proofs r bad=0
+    r=$(python3 scripts/rapidsnark-server-load.py "$URL" circuit "$1/input.json" "$3" "$out" "$2")
+    for ((k = 0; k < $3; k++)); do
+        "$ZK" verify "$1/vkey.json" "$out/public-$k.json" "$out/proof-$k.json" >/dev/null 2>&1 || bad=$((bad + 1))
+    done
+    python3 -c "import json,sys; r=json.loads(sys.argv[1]); r['invalid']=$bad+r['failed']; print(json.dumps(r))" "$r"
 }
 REDIS_BIN=
 if [[ " $PARTS " == *" redis "* ]]; then
@@ -200,9 +214,15 @@ for c in ${@:-sha256:2 poseidon:120}; do
     echo "$caps"
     c1=$(echo "$caps" | sed -n 's/^local:1: \([^ ]*\).*/\1/p') c2=$(echo "$caps" | sed -n 's/^local:2: \([^ ]*\).*/\1/p')
     c1=${c1:-0} c2=${c2:-0}
-    best=1 capacity=$c1
-    if python3 -c "import sys; sys.exit(0 if $c2 > $c1 else 1)"; then best=2 capacity=$c2; fi
-    if [[ " $PARTS " == *" local "* ]]; then latency "$dir" "$best" "$capacity"; fi
+    # Latency in each setting measured (the better of local:1 and local:2), at shares of its
+    # own capacity.
+    best=local:1 capacity=$c1
+    if python3 -c "import sys; sys.exit(0 if $c2 > $c1 else 1)"; then best=local:2 capacity=$c2; fi
+    for setting in "${settings[@]}"; do
+        case $setting in local:*) [ "$setting" = "$best" ] || continue ;; redis:1) continue ;; esac
+        cap=$(echo "$caps" | sed -n "s/^$setting: \([^ ]*\).*/\1/p")
+        latency "$dir" "$setting" "$cap"
+    done
     cpp=$dir/circuit_cpp/circuit
     if [ -n "${RAPIDSNARK:-}" ] && [ -x "$cpp" ]; then
         n=10
