@@ -43,9 +43,10 @@ echo
 PARTS=${ZKACCEL_BENCH_PARTS:-local redis rapidsnark}
 CORES=$(nproc)
 PID= EXTRA=()
+# Stops what start* started (proverServer dies of the signal: its status is not an error).
 stop() {
-    [ -n "$PID" ] && kill -TERM "$PID" 2>/dev/null && wait "$PID" 2>/dev/null
-    for p in "${EXTRA[@]}"; do kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
+    if [ -n "$PID" ]; then kill -TERM "$PID" 2>/dev/null && wait "$PID" 2>/dev/null || true; fi
+    for p in "${EXTRA[@]}"; do kill -TERM "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done
     PID= EXTRA=()
 }
 trap stop EXIT
