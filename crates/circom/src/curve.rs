@@ -287,11 +287,32 @@ impl Curve {
         }
     }
 
+    /// The curve snarkjs calls `name` (`"bn128"`, `"bls12381"`): the
+    /// inverse of [`Curve::name`].
+    pub fn from_name(name: &str) -> Option<Curve> {
+        [Curve::Bn254, Curve::Bls12_381]
+            .into_iter()
+            .find(|c| c.name() == name)
+    }
+
     /// snarkjs' name.
     pub fn name(self) -> &'static str {
         match self {
             Curve::Bn254 => "bn128",
             Curve::Bls12_381 => "bls12381",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Curve;
+
+    #[test]
+    fn snarkjs_names_map_back_to_their_curves() {
+        assert_eq!(Curve::from_name("bn128"), Some(Curve::Bn254));
+        assert_eq!(Curve::from_name("bls12381"), Some(Curve::Bls12_381));
+        assert_eq!(Curve::from_name("bn254"), None);
+        assert_eq!(Curve::from_name(""), None);
     }
 }

@@ -74,7 +74,7 @@ pub(crate) async fn serve(
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let pool = Arc::new(Pool::new(&cfg, circuits));
-    let workers = pool::start(&pool, cfg.threads)?;
+    let workers = pool::start(&pool, cfg.threads_per_worker())?;
     serve_engine(cfg, Engine::Local(pool), ready).await?;
     // The pool is closed and idle: the workers have returned or are about to.
     tokio::task::spawn_blocking(move || {

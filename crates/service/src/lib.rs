@@ -109,6 +109,22 @@ impl Config {
             false => Ok(()),
         }
     }
+
+    /// Each worker's share of the threads (at least one).
+    pub(crate) fn threads_per_worker(&self) -> usize {
+        (self.threads / self.workers.max(1)).max(1)
+    }
+
+    /// The HTTP layer's runtime, once the settings are checked.
+    fn runtime(&self) -> std::io::Result<tokio::runtime::Runtime> {
+        self.check()
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("zkaccel-http")
+            .enable_all()
+            .build()
+    }
 }
 
 /// The configured circuits by name (the only names a request may use).
@@ -124,14 +140,8 @@ pub fn run(
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     config
-        .check()
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("zkaccel-http")
-        .enable_all()
-        .build()?;
-    rt.block_on(http::serve(config, circuits, ready))
+        .runtime()?
+        .block_on(http::serve(config, circuits, ready))
 }
 
 /// Runs a front end that proves nothing itself: requests for the circuits
@@ -147,15 +157,8 @@ pub fn run_front(
     names: Vec<String>,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    config
-        .check()
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+    let rt = config.runtime()?;
     let front = redis::Front::connect(redis, config.queue, names).map_err(std::io::Error::other)?;
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("zkaccel-http")
-        .enable_all()
-        .build()?;
     rt.block_on(http::serve_engine(
         config,
         http::Engine::Redis(Arc::new(front)),

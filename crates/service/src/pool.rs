@@ -285,10 +285,8 @@ pub(crate) fn rayon_pool(i: usize, threads: usize) -> std::io::Result<rayon::Thr
         .map_err(std::io::Error::other)
 }
 
-/// Starts `workers` threads, each with a rayon pool of `threads / workers`
-/// threads (at least one).
-pub(crate) fn start(pool: &Arc<Pool>, threads: usize) -> std::io::Result<Vec<JoinHandle<()>>> {
-    let per = (threads / pool.workers).max(1);
+/// Starts `workers` threads, each with a rayon pool of `per` threads.
+pub(crate) fn start(pool: &Arc<Pool>, per: usize) -> std::io::Result<Vec<JoinHandle<()>>> {
     (0..pool.workers)
         .map(|i| {
             let rayon = rayon_pool(i, per)?;

@@ -90,6 +90,11 @@ fn ms(d: Duration) -> u64 {
     d.as_millis().min(u64::MAX as u128) as u64
 }
 
+/// A new connection to Redis, given up after five seconds.
+fn connect(client: &Client) -> redis::RedisResult<Connection> {
+    client.get_connection_with_timeout(Duration::from_secs(5))
+}
+
 /// Creates the stream and its group if they are not there (from the
 /// stream's start, so jobs enqueued before any worker came are read).
 fn ensure_group(con: &mut Connection, cfg: &RedisConfig) -> redis::RedisResult<()> {
@@ -118,9 +123,7 @@ impl Connections {
         let kept = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match kept {
             Some(c) => Ok(c),
-            None => self
-                .client
-                .get_connection_with_timeout(Duration::from_secs(5)),
+            None => connect(&self.client),
         }
     }
 
@@ -403,10 +406,7 @@ struct Consumer {
 impl Consumer {
     fn con(&mut self) -> redis::RedisResult<&mut Connection> {
         if self.con.is_none() {
-            self.con = Some(
-                self.client
-                    .get_connection_with_timeout(Duration::from_secs(5))?,
-            );
+            self.con = Some(connect(&self.client)?);
         }
         Ok(self.con.as_mut().expect("just set"))
     }
@@ -656,9 +656,7 @@ fn heartbeat(cfg: &RedisConfig, client: &Client, shared: &Shared) {
             continue;
         }
         if con.is_none() {
-            con = client
-                .get_connection_with_timeout(Duration::from_secs(5))
-                .ok();
+            con = connect(client).ok();
         }
         let Some(c) = con.as_mut() else { continue };
         for (stream_id, consumer) in held {
@@ -683,12 +681,13 @@ fn lock_held(shared: &Shared) -> std::sync::MutexGuard<'_, BTreeMap<String, Stri
     shared.held.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// A worker process's consumer names: host, process id, thread.
-fn consumer_name(i: usize) -> String {
+/// A worker process's consumer names are this, then `-` and the thread:
+/// host and process id.
+fn consumer_prefix() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "host".into());
-    format!("{host}-{}-{i}", std::process::id())
+    format!("{host}-{}", std::process::id())
 }
 
 /// Runs `config.workers` worker threads that prove jobs from the stream
@@ -709,8 +708,7 @@ pub fn run_worker(
     let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
     config.check().map_err(invalid)?;
     let client = redis.client().map_err(invalid)?;
-    let mut con = client
-        .get_connection_with_timeout(Duration::from_secs(5))
+    let mut con = connect(&client)
         .map_err(|e| std::io::Error::other(format!("--redis {}: {e}", redis.url)))?;
     ensure_group(&mut con, &redis)
         .map_err(|e| std::io::Error::other(format!("--redis {}: {e}", redis.url)))?;
@@ -721,14 +719,14 @@ pub fn run_worker(
         stop: AtomicBool::new(false),
     });
     let bound = watch(shared.clone(), metrics_at)?;
-    let per = (config.threads / config.workers).max(1);
+    let prefix = consumer_prefix();
     let mut threads = Vec::new();
     let mut names = Vec::new();
     for i in 0..config.workers {
-        let rayon = rayon_pool(i, per)?;
+        let rayon = rayon_pool(i, config.threads_per_worker())?;
         let c = Consumer {
             cfg: redis.clone(),
-            name: consumer_name(i),
+            name: format!("{prefix}-{i}"),
             con: None,
             client: client.clone(),
             cursor: "0-0".into(),

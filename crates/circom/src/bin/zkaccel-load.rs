@@ -210,10 +210,9 @@ fn run(args: &[String]) -> Result<ExitCode, String> {
     let a = parse(args)?;
     // Known before the run, as `zkaccel-prover verify` reads a vkey.json
     // (no curve named is bn128).
-    let curve = match json_curve(&a.vkey).as_deref() {
-        Some("bn128") | None => Curve::Bn254,
-        Some("bls12381") => Curve::Bls12_381,
-        Some(c) => return Err(format!("--vkey: unsupported curve {c}")),
+    let curve = match json_curve(&a.vkey) {
+        None => Curve::Bn254,
+        Some(c) => Curve::from_name(&c).ok_or(format!("--vkey: unsupported curve {c}"))?,
     };
     let (answers, failures, elapsed) = drive(&a);
     let ok: Vec<&Answer> = answers.iter().filter(|x| x.status == 200).collect();

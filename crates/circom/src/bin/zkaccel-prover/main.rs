@@ -491,10 +491,13 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
 
 fn verify_cmd(vkey: &str, public: &str, proof: &str) -> Res<ExitCode> {
     let vtext = read_text(vkey)?;
-    match json_curve(&vtext).as_deref() {
-        Some("bn128") | None => verify_as::<ark_bn254::Bn254>(&vtext, vkey, public, proof),
-        Some("bls12381") => verify_as::<ark_bls12_381::Bls12_381>(&vtext, vkey, public, proof),
-        Some(c) => Err(format!("{vkey}: unsupported curve {c}")),
+    let curve = match json_curve(&vtext) {
+        None => Curve::Bn254,
+        Some(c) => Curve::from_name(&c).ok_or(format!("{vkey}: unsupported curve {c}"))?,
+    };
+    match curve {
+        Curve::Bn254 => verify_as::<ark_bn254::Bn254>(&vtext, vkey, public, proof),
+        Curve::Bls12_381 => verify_as::<ark_bls12_381::Bls12_381>(&vtext, vkey, public, proof),
     }
 }
 
