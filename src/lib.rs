@@ -4,7 +4,7 @@
 //! byte-identical proofs.
 //!
 //! This crate re-exports the workspace's crates as modules ([`circom`],
-//! [`groth16`], [`curves`], [`cpu`], [`ntt`], [`dbc`], [`cuda`], and
+//! [`groth16`], [`curves`], [`pcs`], [`cpu`], [`ntt`], [`dbc`], [`cuda`], and
 //! `witness` with the feature of that name); the
 //! README's crate table says what each gives.
 //!
@@ -58,3 +58,9 @@ pub use zkaccel_witness as witness;
 /// zkaccel's MSM and scalar multiplication ([`zkaccel_curves`]): swap
 /// `ark_bn254::Bn254` for `zkaccel::curves::bn254::Bn254`.
 pub use zkaccel_curves as curves;
+
+/// Linear-code polynomial commitments for unmodified ark-poly-commit:
+/// Ligero's encoder on zkaccel's NTT, a faster byte-identical column
+/// hasher, and the Merkle-path check stock verification leaves out
+/// ([`zkaccel_pcs`]).
+pub use zkaccel_pcs as pcs;

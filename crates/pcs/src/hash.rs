@@ -1,0 +1,131 @@
+//! Column hashing for linear-code commitments.
+
+use ark_crypto_primitives::crh::CRHScheme;
+use ark_ff::PrimeField;
+use ark_std::borrow::Borrow;
+use ark_std::marker::PhantomData;
+use ark_std::rand::RngCore;
+
+/// Elements serialized per BLAKE2s `update` call (a 4 KiB stack buffer for
+/// 32-byte elements).
+const CHUNK: usize = 128;
+
+/// The largest element encoding the stack buffer takes (six-limb fields).
+const MAX_ELEMENT_BYTES: usize = 48;
+
+/// The column hasher of ark-poly-commit's linear-code benches
+/// (`FieldToBytesColHasher<F, Blake2s256>`), computed faster: the digest
+/// is BLAKE2s-256 of the column's compressed canonical serialization (its
+/// length as a little-endian `u64`, then each element's canonical
+/// little-endian bytes), the same bytes.
+///
+/// Stock hashing serializes the column into a heap buffer element by
+/// element through `CanonicalSerialize` and hashes it with the portable
+/// RustCrypto BLAKE2s; this one writes the canonical limbs straight into a
+/// stack buffer and hashes with `blake2s_simd` (SSE4.1/AVX2 chosen at run
+/// time).
+pub struct Blake2sColHasher<F> {
+    _phantom: PhantomData<F>,
+}
+
+/// The 32-byte digest [`Blake2sColHasher`] gives for `column`.
+///
+/// # Panics
+/// Never for arkworks' prime fields (up to 48-byte encodings, BLS12-381's
+/// and BLS12-377's base fields); a field with a longer encoding is refused
+/// by an assertion, not hashed wrongly.
+pub fn column_digest<F: PrimeField>(column: &[F]) -> [u8; 32] {
+    let size = F::zero().compressed_size();
+    assert!(
+        size <= MAX_ELEMENT_BYTES,
+        "column_digest: {size}-byte field elements (at most {MAX_ELEMENT_BYTES})"
+    );
+    let mut state = blake2s_simd::State::new();
+    state.update(&(column.len() as u64).to_le_bytes());
+    let mut buf = [0u8; CHUNK * MAX_ELEMENT_BYTES];
+    for chunk in column.chunks(CHUNK) {
+        let mut at = 0;
+        for x in chunk {
+            let big = x.into_bigint();
+            let mut le = [0u8; MAX_ELEMENT_BYTES + 8];
+            for (k, limb) in big
+                .as_ref()
+                .iter()
+                .enumerate()
+                .take(MAX_ELEMENT_BYTES / 8 + 1)
+            {
+                le[8 * k..8 * k + 8].copy_from_slice(&limb.to_le_bytes());
+            }
+            buf[at..at + size].copy_from_slice(&le[..size]);
+            at += size;
+        }
+        state.update(&buf[..at]);
+    }
+    let mut digest = [0u8; 32];
+    digest.copy_from_slice(state.finalize().as_bytes());
+    digest
+}
+
+impl<F: PrimeField> CRHScheme for Blake2sColHasher<F> {
+    type Input = Vec<F>;
+    type Output = Vec<u8>;
+    type Parameters = ();
+
+    fn setup<R: RngCore>(_rng: &mut R) -> Result<Self::Parameters, ark_crypto_primitives::Error> {
+        Ok(())
+    }
+
+    fn evaluate<T: Borrow<Self::Input>>(
+        _parameters: &Self::Parameters,
+        input: T,
+    ) -> Result<Self::Output, ark_crypto_primitives::Error> {
+        Ok(column_digest(input.borrow()).to_vec())
+    }
+}
+
+/// The Merkle-tree leaf hash of ark-poly-commit's linear-code benches: the
+/// leaf (a column digest) is its own leaf digest, so the tree's two-to-one
+/// hash is the only one applied above the column hash. Stock code defines
+/// it only in its tests and benches; it is here so that a
+/// `merkle_tree::Config` for [`crate::NttLigero`] needs no copy of it.
+pub struct LeafIdentityHasher;
+
+impl CRHScheme for LeafIdentityHasher {
+    type Input = Vec<u8>;
+    type Output = Vec<u8>;
+    type Parameters = ();
+
+    fn setup<R: RngCore>(_rng: &mut R) -> Result<Self::Parameters, ark_crypto_primitives::Error> {
+        Ok(())
+    }
+
+    fn evaluate<T: Borrow<Self::Input>>(
+        _parameters: &Self::Parameters,
+        input: T,
+    ) -> Result<Self::Output, ark_crypto_primitives::Error> {
+        Ok(input.borrow().to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ark_serialize::CanonicalSerialize;
+
+    #[test]
+    fn limbs_are_written_little_endian() {
+        // 2^64 + 2: limb 0 = 2, limb 1 = 1; bytes 0 and 8 set.
+        let x =
+            ark_bn254::Fr::from(2u64) + ark_bn254::Fr::from(u64::MAX) + ark_bn254::Fr::from(1u64);
+        let mut bytes = Vec::new();
+        x.serialize_compressed(&mut bytes).unwrap();
+        assert_eq!(bytes[0], 2);
+        assert_eq!(bytes[8], 1);
+        let mut expect = Vec::new();
+        vec![x].serialize_compressed(&mut expect).unwrap();
+        assert_eq!(
+            column_digest(&[x]),
+            *blake2s_simd::blake2s(&expect).as_array()
+        );
+    }
+}
