@@ -35,7 +35,7 @@ use zkaccel_testkit::timing;
 
 use flags::Flags;
 
-const USAGE: &str = "usage: compare pcs --scheme hyrax|mlkzg|kzg10 --num-vars N [--rounds R] [--json] | compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|ifma|avx2|adx|portable|generic] [--backend cpu|cuda] [--rounds R] [--json] | compare msm --curve C --log-n N|--terms N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--backend cpu|cuda] [--field-ops arkworks,portable,adx,ifma] [--packed] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
+const USAGE: &str = "usage: compare pcs --scheme hyrax|mlkzg|kzg10|ipa --num-vars N [--rounds R] [--json] | compare ntt --log-n N [--coset] [--inverse] [--batch K] [--groth16] [--kernel auto|ifma|avx2|adx|portable|generic] [--backend cpu|cuda] [--rounds R] [--json] | compare msm --curve C --log-n N|--terms N [--density 1|sqrt|1/100|1/1000] [--bits B] [--algorithm A] [--backend cpu|cuda] [--field-ops arkworks,portable,adx,ifma] [--packed] [--rounds R] [--json] | compare scalar-mul --curve {bn254-g1,bn254-g2,bls12-381-g1,secp256k1,p256} --method M [--vs B] [--formulas own|generic] [--count K] [--rounds R] [--seed S] [--json]";
 
 struct Args {
     curve: String,
