@@ -1,6 +1,7 @@
 //! Column hashing for linear-code commitments.
 
-use ark_crypto_primitives::crh::CRHScheme;
+use ark_crypto_primitives::crh::{sha256::Sha256, CRHScheme};
+use ark_crypto_primitives::merkle_tree::{ByteDigestConverter, Config};
 use ark_ff::PrimeField;
 use ark_std::borrow::Borrow;
 use ark_std::marker::PhantomData;
@@ -105,6 +106,22 @@ impl CRHScheme for LeafIdentityHasher {
     ) -> Result<Self::Output, ark_crypto_primitives::Error> {
         Ok(input.borrow().to_vec())
     }
+}
+
+/// The Merkle tree of ark-poly-commit's linear-code tests and benches:
+/// byte-vector leaves (the column digests) taken as their own leaf digests
+/// ([`LeafIdentityHasher`]) and SHA-256 above them. Any `Config` whose leaf
+/// is `Vec<u8>` works with [`Blake2sColHasher`]; this is the one the
+/// byte-identity tests and the grid use.
+pub struct Sha256Tree;
+
+impl Config for Sha256Tree {
+    type Leaf = Vec<u8>;
+    type LeafDigest = Vec<u8>;
+    type LeafInnerDigestConverter = ByteDigestConverter<Self::LeafDigest>;
+    type InnerDigest = Vec<u8>;
+    type LeafHash = LeafIdentityHasher;
+    type TwoToOneHash = Sha256;
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@
 //! - [`Blake2sColHasher`]: the column hasher computing the digests of the
 //!   stock `FieldToBytesColHasher<F, Blake2s256>` (canonical bytes of the
 //!   column, BLAKE2s-256) without a serializer call per element and with a
-//!   SIMD BLAKE2s.
+//!   SIMD BLAKE2s; [`Sha256Tree`] is the Merkle configuration arkworks'
+//!   linear-code tests and benches use with it.
 //!
 //! - [`check_paths`] / [`check_strict`]: the Merkle-path check that
 //!   ark-poly-commit 0.6's `LinearCodePCS::check` drops (it discards the
@@ -19,27 +20,16 @@
 //!   the commitment).
 //!
 //! The first two are byte-identical to what they replace (the tests compare
-//! commitments and proofs with stock Ligero's from 2^4 to 2^20 variables),
+//! commitments and proofs with stock Ligero's from 2^1 to 2^20 variables),
 //! so a proof made with either verifies with the other.
 //!
 //! ```
 //! use ark_bn254::Fr;
-//! use ark_crypto_primitives::crh::{sha256::Sha256, CRHScheme, TwoToOneCRHScheme};
-//! use ark_crypto_primitives::merkle_tree::{ByteDigestConverter, Config};
 //! use ark_poly::{DenseMultilinearExtension, MultilinearExtension};
 //! use ark_poly_commit::linear_codes::LinearCodePCS;
 //! use ark_poly_commit::{LabeledPolynomial, PolynomialCommitment};
-//! use zkaccel_pcs::{Blake2sColHasher, LeafIdentityHasher, NttLigero};
+//! use zkaccel_pcs::{Blake2sColHasher, NttLigero, Sha256Tree as Tree};
 //!
-//! struct Tree;
-//! impl Config for Tree {
-//!     type Leaf = Vec<u8>;
-//!     type LeafDigest = Vec<u8>;
-//!     type LeafInnerDigestConverter = ByteDigestConverter<Self::LeafDigest>;
-//!     type InnerDigest = Vec<u8>;
-//!     type LeafHash = LeafIdentityHasher;
-//!     type TwoToOneHash = Sha256;
-//! }
 //! type Poly = DenseMultilinearExtension<Fr>;
 //! type Ligero = LinearCodePCS<
 //!     NttLigero<Fr, Tree, Poly, Blake2sColHasher<Fr>>, Fr, Poly, Tree, Blake2sColHasher<Fr>>;
@@ -64,5 +54,5 @@ mod ligero;
 
 pub use check::{check_paths, check_strict};
 
-pub use hash::{column_digest, Blake2sColHasher, LeafIdentityHasher};
+pub use hash::{column_digest, Blake2sColHasher, LeafIdentityHasher, Sha256Tree};
 pub use ligero::{reed_solomon, tensor, NttLigero};

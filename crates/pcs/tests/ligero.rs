@@ -8,8 +8,7 @@
 //! `check_strict`; stock `check` accepts those whose change is in a Merkle
 //! path (ark-poly-commit 0.6 drops the path check's result).
 
-use ark_crypto_primitives::crh::{sha256::Sha256, CRHScheme};
-use ark_crypto_primitives::merkle_tree::{ByteDigestConverter, Config};
+use ark_crypto_primitives::crh::CRHScheme;
 use ark_ff::{PrimeField, UniformRand};
 use ark_poly::{DenseMultilinearExtension, MultilinearExtension, Polynomial};
 use ark_poly_commit::linear_codes::{LinearCodePCS, MultilinearLigero};
@@ -17,18 +16,8 @@ use ark_poly_commit::{LabeledCommitment, LabeledPolynomial, PolynomialCommitment
 use ark_serialize::CanonicalSerialize;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use zkaccel_pcs::{column_digest, Blake2sColHasher, LeafIdentityHasher, NttLigero};
+use zkaccel_pcs::{column_digest, Blake2sColHasher, NttLigero, Sha256Tree as Tree};
 use zkaccel_testkit::pcs::{sponge_for, StockColHasher};
-
-struct Tree;
-impl Config for Tree {
-    type Leaf = Vec<u8>;
-    type LeafDigest = Vec<u8>;
-    type LeafInnerDigestConverter = ByteDigestConverter<Self::LeafDigest>;
-    type InnerDigest = Vec<u8>;
-    type LeafHash = LeafIdentityHasher;
-    type TwoToOneHash = Sha256;
-}
 
 type Poly<F> = DenseMultilinearExtension<F>;
 type Stock<F> = LinearCodePCS<

@@ -15,9 +15,8 @@
 //! markdown table on stdout.
 
 use ark_bn254::Fr;
-use ark_crypto_primitives::crh::sha256::Sha256;
 use ark_crypto_primitives::crh::CRHScheme;
-use ark_crypto_primitives::merkle_tree::{ByteDigestConverter, Config, MerkleTree};
+use ark_crypto_primitives::merkle_tree::MerkleTree;
 use ark_ff::UniformRand;
 use ark_poly::{
     DenseMultilinearExtension, EvaluationDomain, GeneralEvaluationDomain, MultilinearExtension,
@@ -31,19 +30,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use std::hint::black_box;
-use zkaccel_pcs::{check_strict, column_digest, Blake2sColHasher, LeafIdentityHasher, NttLigero};
+use zkaccel_pcs::{check_strict, column_digest, Blake2sColHasher, NttLigero, Sha256Tree as Tree};
 use zkaccel_testkit::pcs::{sponge_for, StockColHasher};
 use zkaccel_testkit::timing::interleaved_all;
-
-struct Tree;
-impl Config for Tree {
-    type Leaf = Vec<u8>;
-    type LeafDigest = Vec<u8>;
-    type LeafInnerDigestConverter = ByteDigestConverter<Self::LeafDigest>;
-    type InnerDigest = Vec<u8>;
-    type LeafHash = LeafIdentityHasher;
-    type TwoToOneHash = Sha256;
-}
 
 type Poly = DenseMultilinearExtension<Fr>;
 type StockH = StockColHasher<Fr>;
