@@ -525,3 +525,57 @@ fn packed_bases_in_ranges() {
         assert_eq!(msm_bases(packed, &s).unwrap(), want, "8 threads");
     });
 }
+
+/// The windows `window_cost` widens (batch-affine windows of 10 to 13 bits
+/// over a few thousand terms, on one thread and on two): every algorithm
+/// equals arkworks there, on full-width scalars (GLV-split or not) and on
+/// 64- and 16-bit ones, whose plans changed with it.
+#[test]
+fn windows_of_window_cost() {
+    use zkaccel_cpu::msm::{
+        pippenger_window, BATCH_AFFINE_WALK_MAX_WINDOW, BATCH_AFFINE_WALK_MIN_WINDOW,
+    };
+    type P = ark_bn254::g1::Config;
+    let mut rng = ChaCha20Rng::seed_from_u64(55);
+    let (bases, scalars) = random_input::<P>(&mut rng, 5000);
+    for threads in [1usize, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            // 1,024 terms are 2,048 after the GLV split: the shape the
+            // discount widened (8- and 9-bit windows before).
+            let c = pippenger_window(2048, 128);
+            assert!(
+                (BATCH_AFFINE_WALK_MIN_WINDOW..=BATCH_AFFINE_WALK_MAX_WINDOW).contains(&c),
+                "{threads} threads: window {c} is outside the discounted range; \
+                 this test would not cover it"
+            );
+            for n in [1024usize, 1500, 2048, 4096, 5000] {
+                let (b, s) = (&bases[..n], &scalars[..n]);
+                let want = <Projective<P> as VariableBaseMSM>::msm(b, s).unwrap();
+                for alg in [
+                    MsmAlgorithm::Auto,
+                    MsmAlgorithm::Pippenger,
+                    MsmAlgorithm::PippengerGlv,
+                ] {
+                    assert_eq!(
+                        msm_with(b, s, alg).unwrap(),
+                        want,
+                        "{alg:?}, {n} terms, {threads} threads"
+                    );
+                }
+                for bits in [16u32, 64] {
+                    let small = small_scalars::<ark_bn254::Fr>(&mut rng, n, bits);
+                    let want = <Projective<P> as VariableBaseMSM>::msm(b, &small).unwrap();
+                    assert_eq!(
+                        msm(b, &small).unwrap(),
+                        want,
+                        "{bits}-bit scalars, {n} terms, {threads} threads"
+                    );
+                }
+            }
+        });
+    }
+}

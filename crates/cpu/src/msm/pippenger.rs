@@ -49,23 +49,67 @@ pub fn min_work_window(n: usize, bits: u32) -> u32 {
         .unwrap_or(1)
 }
 
+/// The cost of one window of `n` terms with `2^(c-1)` buckets on the CPU,
+/// in point additions: every term added once, plus the bucket walk. XYZZ
+/// windows (below [`BATCH_AFFINE_MIN_WINDOW`]) walk their buckets twice by
+/// running sums, `2^c` additions. Batch-affine windows reduce theirs by
+/// batched row and column sums that skip empty buckets, and a term whose
+/// bucket is still empty is a copy, not an addition: where each bucket gets
+/// at least four terms (`n >= 2^(c+1)`) and the window has at most 2^12
+/// buckets ([`BATCH_AFFINE_WALK_MAX_WINDOW`]), the walk costs about a fifth
+/// of `2^c` ([`BATCH_AFFINE_WALK_DISCOUNT`]). Sparser windows spend their
+/// time in small batches, one inversion each, and wider ones in cache
+/// misses, so both keep the full count. The constants are fitted to
+/// single-thread and two-thread timings on BN254 (IFMA and ADX) and
+/// BLS12-381 G1 from 300 to 2^20 terms (docs/msm.md, "Where Auto's
+/// thresholds come from"). Counting every walk as `2^c` held windows two
+/// to four bits too narrow where a window has many buckets for its terms:
+/// a 1,024-term BN254 MSM (2,048 terms after the GLV split, the shape of
+/// Hyrax's row commitments) took 1.33x as long on one thread.
+pub fn window_cost(n: usize, c: u32) -> u64 {
+    let discounted = (BATCH_AFFINE_WALK_MIN_WINDOW..=BATCH_AFFINE_WALK_MAX_WINDOW).contains(&c)
+        && (n as u64) >= 2u64 << c;
+    let walk = 1u64 << c;
+    n as u64
+        + if discounted {
+            walk / BATCH_AFFINE_WALK_DISCOUNT
+        } else {
+            walk
+        }
+}
+
+/// The narrowest window whose walk [`window_cost`] discounts: 2^9 buckets
+/// (at 2^8, batches of 128 additions among 256 buckets conflict often and
+/// the window measured no faster than XYZZ on two threads).
+pub const BATCH_AFFINE_WALK_MIN_WINDOW: u32 = 10;
+
+/// The widest window whose walk [`window_cost`] discounts: 2^12 buckets.
+pub const BATCH_AFFINE_WALK_MAX_WINDOW: u32 = 13;
+
+/// How much cheaper [`window_cost`] counts a batch-affine window's bucket
+/// walk than a running-sum walk.
+pub const BATCH_AFFINE_WALK_DISCOUNT: u64 = 5;
+
 /// The window `c` for `n` terms of `bits` bits: among the three sizes on
-/// either side of the one minimising the total work `windows * (n + 2^c)`
-/// point additions (each window adds every point once and walks `2^(c-1)`
-/// buckets twice; instruction counts agree within 1% near the optimum), the
-/// one with the shortest critical path `ceil(windows / threads) * (n + 2^c)`:
-/// windows run in parallel, so 16 windows on 2 threads beat 15 (2^20 full
-/// width) and 6 beat 5 (64-bit scalars at 2^16).
+/// either side of the one minimising the total work `windows *`
+/// [`window_cost`], the one with the shortest critical path
+/// `ceil(windows / threads) * window_cost`: windows run in parallel, so 16
+/// windows on 2 threads beat 15 (2^20 full width) and 6 beat 5 (64-bit
+/// scalars at 2^16).
 pub fn pippenger_window(n: usize, bits: u32) -> u32 {
-    let per_window = |c: u32| n as u64 + (1u64 << c);
     let windows = |c: u32| (bits + 1).div_ceil(c) as u64;
-    let work = min_work_window(n, bits);
+    // A window wider than the scalars (plus the sign) adds only empty
+    // buckets.
+    let widest = (bits + 1).clamp(1, 20);
+    let work = (1..=widest)
+        .min_by_key(|&c| windows(c) * window_cost(n, c))
+        .unwrap_or(1);
     let threads = parallel_threads().max(1) as u64;
-    (work.saturating_sub(3).max(1)..=(work + 3).min(20))
+    (work.saturating_sub(3).max(1)..=(work + 3).min(widest))
         .min_by_key(|&c| {
             (
-                windows(c).div_ceil(threads) * per_window(c),
-                windows(c) * per_window(c),
+                windows(c).div_ceil(threads) * window_cost(n, c),
+                windows(c) * window_cost(n, c),
             )
         })
         .unwrap_or(work)
@@ -78,7 +122,7 @@ pub fn pippenger_window(n: usize, bits: u32) -> u32 {
 /// threads); splitting the points lets each thread run one wide window
 /// over its own range (arkworks does the same for 8- and 16-bit scalars).
 /// The plan minimises the critical path `ceil(windows * parts / threads) *
-/// (n / parts + 2^c)`, ties by total work; ranges get at least
+/// window_cost(n / parts, c)`, ties by total work; ranges get at least
 /// [`MIN_RANGE_TERMS`] terms; without a gain it is [`pippenger_window`]
 /// with one range.
 pub fn pippenger_plan(n: usize, bits: u32) -> (u32, usize) {
@@ -86,14 +130,14 @@ pub fn pippenger_plan(n: usize, bits: u32) -> (u32, usize) {
     let threads = parallel_threads().max(1);
     let cost = |(c, parts): (u32, usize)| {
         let windows = (bits + 1).div_ceil(c) as u64 * parts as u64;
-        let per = n.div_ceil(parts) as u64 + (1u64 << c);
+        let per = window_cost(n.div_ceil(parts), c);
         (windows.div_ceil(threads as u64) * per, windows * per)
     };
     // `min_by_key` keeps the first of equal plans: the single range.
     core::iter::once(single)
         .chain(
             (2..=threads.min(n / MIN_RANGE_TERMS))
-                .flat_map(|parts| (1..=20u32).map(move |c| (c, parts))),
+                .flat_map(|parts| (1..=(bits + 1).clamp(1, 20)).map(move |c| (c, parts))),
         )
         .min_by_key(|&plan| cost(plan))
         .unwrap_or(single)
