@@ -42,7 +42,8 @@ pub(crate) fn max_bits<B: BigInteger>(scalars: &[B]) -> u32 {
 }
 
 /// The window `c` minimising the total work `windows * (n + 2^c)` point
-/// additions, whatever the parallelism (the GPU bucket MSM's choice).
+/// additions, whatever the parallelism (the GPU bucket MSM's choice; the
+/// CPU's windows count their cost by [`window_cost`] instead).
 pub fn min_work_window(n: usize, bits: u32) -> u32 {
     (1..=20u32)
         .min_by_key(|&c| (bits + 1).div_ceil(c) as u64 * (n as u64 + (1u64 << c)))
@@ -90,6 +91,13 @@ pub const BATCH_AFFINE_WALK_MAX_WINDOW: u32 = 13;
 /// walk than a running-sum walk.
 pub const BATCH_AFFINE_WALK_DISCOUNT: u64 = 5;
 
+/// The widest window worth trying for scalars of `bits` bits: one wider
+/// than the scalars (plus the sign) adds only empty buckets; 20 bits at
+/// most.
+fn widest_window(bits: u32) -> u32 {
+    (bits + 1).clamp(1, 20)
+}
+
 /// The window `c` for `n` terms of `bits` bits: among the three sizes on
 /// either side of the one minimising the total work `windows *`
 /// [`window_cost`], the one with the shortest critical path
@@ -98,9 +106,7 @@ pub const BATCH_AFFINE_WALK_DISCOUNT: u64 = 5;
 /// scalars at 2^16).
 pub fn pippenger_window(n: usize, bits: u32) -> u32 {
     let windows = |c: u32| (bits + 1).div_ceil(c) as u64;
-    // A window wider than the scalars (plus the sign) adds only empty
-    // buckets.
-    let widest = (bits + 1).clamp(1, 20);
+    let widest = widest_window(bits);
     let work = (1..=widest)
         .min_by_key(|&c| windows(c) * window_cost(n, c))
         .unwrap_or(1);
@@ -137,7 +143,7 @@ pub fn pippenger_plan(n: usize, bits: u32) -> (u32, usize) {
     core::iter::once(single)
         .chain(
             (2..=threads.min(n / MIN_RANGE_TERMS))
-                .flat_map(|parts| (1..=(bits + 1).clamp(1, 20)).map(move |c| (c, parts))),
+                .flat_map(|parts| (1..=widest_window(bits)).map(move |c| (c, parts))),
         )
         .min_by_key(|&plan| cost(plan))
         .unwrap_or(single)
