@@ -67,10 +67,46 @@ fn parse(rest: &[String]) -> Result<Args, String> {
         field_ops: Some(f.str("--field-ops", "")).filter(|v| !v.is_empty()),
         json: f.has("--json"),
     };
+    if a.bits > 256 {
+        return Err(format!(
+            "--bits {}: at most 256 (0 or the field's size: full-width scalars)",
+            a.bits
+        ));
+    }
     if a.packed && (a.prepared || a.backend != "cpu" || a.algorithm != "auto") {
         return Err("--packed runs the CPU's Auto only".into());
     }
     Ok(a)
+}
+
+/// A random scalar of at most `bits` bits (uniform below `2^bits`), or a
+/// uniform field element for 0 and for widths of the field's size and
+/// more. Up to 64 bits it is drawn as one `u64`, as before wider widths
+/// were taken.
+fn random_scalar<F: PrimeField>(bits: u32, rng: &mut ChaCha20Rng) -> F {
+    if bits == 0 || bits >= F::MODULUS_BIT_SIZE {
+        return F::rand(rng);
+    }
+    if bits <= 64 {
+        let v: u64 = rng.gen();
+        return F::from(if bits == 64 {
+            v
+        } else {
+            v & ((1u64 << bits) - 1)
+        });
+    }
+    let mut bytes = [0u8; 32];
+    rng.fill(&mut bytes[..]);
+    for (i, b) in bytes.iter_mut().enumerate() {
+        let low = 8 * i as u32;
+        if low >= bits {
+            *b = 0;
+        } else if bits - low < 8 {
+            *b &= (1u8 << (bits - low)) - 1;
+        }
+    }
+    // Below 2^bits < r: no reduction happens.
+    F::from_le_bytes_mod_order(&bytes)
 }
 
 fn algorithm(name: &str) -> Result<MsmAlgorithm, String> {
@@ -104,16 +140,7 @@ where
     let mut scalars = vec![P::ScalarField::from(0u64); n];
     for i in 0..nonzero {
         let idx = if nonzero == n { i } else { rng.gen_range(0..n) };
-        scalars[idx] = if a.bits == 0 || a.bits >= 256 {
-            P::ScalarField::rand(&mut rng)
-        } else {
-            let v: u64 = rng.gen();
-            P::ScalarField::from(if a.bits >= 64 {
-                v
-            } else {
-                v & ((1u64 << a.bits) - 1)
-            })
-        };
+        scalars[idx] = random_scalar::<P::ScalarField>(a.bits, &mut rng);
     }
     let want = <Projective<P> as VariableBaseMSM>::msm(&bases, &scalars)
         .map_err(|e| format!("arkworks: {e}"))?;

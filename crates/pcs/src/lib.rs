@@ -10,8 +10,8 @@
 //!   parameters, commitments and proofs carry over unchanged;
 //! - [`Blake2sColHasher`]: the column hasher computing the digests of the
 //!   stock `FieldToBytesColHasher<F, Blake2s256>` (canonical bytes of the
-//!   column, BLAKE2s-256) without a serializer call per element and with a
-//!   SIMD BLAKE2s; [`Sha256Tree`] is the Merkle configuration arkworks'
+//!   column, BLAKE2s-256) without a serializer call per element and with
+//!   the faster BLAKE2s core on the CPU ([`Blake2sCore`]); [`Sha256Tree`] is the Merkle configuration arkworks'
 //!   linear-code tests and benches use with it.
 //!
 //! - [`check_paths`] / [`check_strict`]: the Merkle-path check that
@@ -54,5 +54,8 @@ mod ligero;
 
 pub use check::{check_paths, check_strict};
 
-pub use hash::{column_digest, Blake2sColHasher, LeafIdentityHasher, Sha256Tree};
+pub use hash::{
+    column_digest, column_digest_with, Blake2sColHasher, Blake2sCore, LeafIdentityHasher,
+    Sha256Tree, BLAKE2S_ENV,
+};
 pub use ligero::{reed_solomon, tensor, NttLigero};

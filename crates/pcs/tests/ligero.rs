@@ -16,7 +16,9 @@ use ark_poly_commit::{LabeledCommitment, LabeledPolynomial, PolynomialCommitment
 use ark_serialize::CanonicalSerialize;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
-use zkaccel_pcs::{column_digest, Blake2sColHasher, NttLigero, Sha256Tree as Tree};
+use zkaccel_pcs::{
+    column_digest, column_digest_with, Blake2sColHasher, Blake2sCore, NttLigero, Sha256Tree as Tree,
+};
 use zkaccel_testkit::pcs::{sponge_for, StockColHasher};
 
 type Poly<F> = DenseMultilinearExtension<F>;
@@ -287,33 +289,42 @@ fn every_changed_byte_fails_the_strict_check() {
 
 #[test]
 fn column_digest_matches_stock_hasher() {
+    /// Both BLAKE2s cores, and the one this process chose, against stock.
+    fn agree<F: PrimeField>(col: &[F], what: &str) {
+        let stock = StockColHasher::evaluate(&(), col.to_vec()).unwrap();
+        for core in [Blake2sCore::Scalar, Blake2sCore::Simd] {
+            assert_eq!(
+                column_digest_with(core, col).to_vec(),
+                stock,
+                "{what}, {} core",
+                core.name()
+            );
+        }
+        assert_eq!(column_digest(col).to_vec(), stock, "{what}, chosen core");
+        assert_eq!(
+            Blake2sColHasher::<F>::evaluate(&(), col.to_vec()).unwrap(),
+            stock,
+            "{what}, CRHScheme"
+        );
+    }
     let rng = &mut ChaCha20Rng::seed_from_u64(3);
     for len in [0usize, 1, 2, 127, 128, 129, 300, 1024] {
         let col: Vec<ark_bn254::Fr> = (0..len).map(|_| ark_bn254::Fr::rand(rng)).collect();
-        let stock = StockColHasher::evaluate(&(), col.clone()).unwrap();
-        assert_eq!(column_digest(&col).to_vec(), stock, "bn254 column of {len}");
-        assert_eq!(Blake2sColHasher::evaluate(&(), col).unwrap(), stock);
+        agree(&col, &format!("bn254 column of {len}"));
         let col: Vec<ark_bls12_381::Fr> = (0..len).map(|_| ark_bls12_381::Fr::rand(rng)).collect();
-        let stock = StockColHasher::evaluate(&(), col.clone()).unwrap();
-        assert_eq!(
-            column_digest(&col).to_vec(),
-            stock,
-            "bls12-381 Fr column of {len}"
-        );
+        agree(&col, &format!("bls12-381 Fr column of {len}"));
         // A six-limb field (48-byte encoding).
         let col: Vec<ark_bls12_381::Fq> = (0..len).map(|_| ark_bls12_381::Fq::rand(rng)).collect();
-        let stock = StockColHasher::evaluate(&(), col.clone()).unwrap();
-        assert_eq!(
-            column_digest(&col).to_vec(),
-            stock,
-            "bls12-381 Fq column of {len}"
-        );
+        agree(&col, &format!("bls12-381 Fq column of {len}"));
     }
     // Edge values: zero and r - 1.
-    let col = vec![ark_bn254::Fr::from(0u64), -ark_bn254::Fr::from(1u64)];
-    assert_eq!(
-        column_digest(&col).to_vec(),
-        StockColHasher::evaluate(&(), col).unwrap()
+    agree(
+        &[ark_bn254::Fr::from(0u64), -ark_bn254::Fr::from(1u64)],
+        "zero and r - 1",
+    );
+    eprintln!(
+        "column_digest: the {} BLAKE2s core was chosen on this CPU",
+        Blake2sCore::chosen().name()
     );
 }
 

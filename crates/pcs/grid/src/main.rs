@@ -30,7 +30,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha20Rng;
 use rayon::prelude::*;
 use std::hint::black_box;
-use zkaccel_pcs::{check_strict, column_digest, Blake2sColHasher, NttLigero, Sha256Tree as Tree};
+use zkaccel_pcs::{
+    check_strict, column_digest, column_digest_with, Blake2sColHasher, Blake2sCore, NttLigero,
+    Sha256Tree as Tree,
+};
 use zkaccel_testkit::pcs::{sponge_for, StockColHasher};
 use zkaccel_testkit::timing::interleaved_all;
 
@@ -333,7 +336,8 @@ fn brakedown(nv: usize, rounds: usize) {
 }
 
 /// Nanoseconds per element of hashing one 128-element column (Ligero's
-/// 2^20 shape): the stock hasher, [`column_digest`], and, for what an
+/// 2^20 shape): the stock hasher, [`column_digest`] with each BLAKE2s
+/// core (and which one it chose on this CPU), and, for what an
 /// interface that handed the hasher many columns at once would allow,
 /// `blake2s_simd::many::hash_many` over 8 columns' bytes.
 fn hash_rates(rounds: usize) {
@@ -349,6 +353,9 @@ fn hash_rates(rounds: usize) {
             StockH::evaluate(&(), c.clone()).unwrap()
         );
         assert_eq!(params.hash(e).as_bytes(), &column_digest(c)[..]);
+        for core in [Blake2sCore::Scalar, Blake2sCore::Simd] {
+            assert_eq!(column_digest_with(core, c), column_digest(c));
+        }
     }
     let reps = 2000;
     let per = |ms: f64| ms * 1e6 / (reps * 8 * 128) as f64;
@@ -365,7 +372,14 @@ fn hash_rates(rounds: usize) {
             &mut || {
                 for _ in 0..reps {
                     for c in &cols {
-                        black_box(column_digest(c));
+                        black_box(column_digest_with(Blake2sCore::Scalar, c));
+                    }
+                }
+            },
+            &mut || {
+                for _ in 0..reps {
+                    for c in &cols {
+                        black_box(column_digest_with(Blake2sCore::Simd, c));
                     }
                 }
             },
@@ -382,9 +396,10 @@ fn hash_rates(rounds: usize) {
         ],
     );
     println!();
-    println!("Column hashing, one thread, 128-element columns: stock {:.1} ns/element, column_digest {:.1}, \
+    println!("Column hashing, one thread, 128-element columns: stock {:.1} ns/element, column_digest {:.1} \
+              with the scalar BLAKE2s core and {:.1} with the SIMD one ({} chosen on this CPU), \
               8 columns at once (hash_many, not reachable through CRHScheme::evaluate) {:.1}",
-             per(t[0]), per(t[1]), per(t[2]));
+             per(t[0]), per(t[1]), per(t[2]), Blake2sCore::chosen().name(), per(t[3]));
 }
 
 fn main() {
