@@ -19,12 +19,19 @@
 //!
 //! Values cross the shared memory by reading and writing the module's
 //! memory directly (one slice a value) rather than one export call a word.
+//!
+//! An instance whose calculation succeeded is kept and the next calculation
+//! calls its `init` again, as circom's `witness_calculator.js` and snarkjs'
+//! runtime do with theirs: a fresh instance's memory is new pages that the
+//! kernel zeroes and maps one by one as the circuit first touches them. An
+//! instance whose calculation failed (a bad input, a failed `assert`, a
+//! trap, the time limit) is dropped.
 
 use crate::error::{wasm_error, WitnessError};
 use crate::input::{Inputs, Value};
 use ark_ff::{BigInt, PrimeField};
 use num_bigint::{BigInt as Int, BigUint, Sign};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 use wasmtime::{Caller, Config, Engine, Instance, InstancePre, Linker, Module, Store, TypedFunc};
 
@@ -33,9 +40,12 @@ use wasmtime::{Caller, Config, Engine, Instance, InstancePre, Linker, Module, St
 const MAX_MESSAGE: usize = 1 << 16;
 
 /// A circuit's compiled witness calculator. Compiling is the expensive part
-/// (Cranelift, in parallel); each [`WitnessCalculator::calculate`] then makes
-/// a fresh instance (microseconds) so witnesses never share state, and
-/// calculators can be used from several threads at once.
+/// (Cranelift, in parallel); a [`WitnessCalculator::calculate`] then takes
+/// an instance kept from an earlier successful calculation, or makes one
+/// (microseconds, plus the page faults of its fresh memory), and keeps it
+/// afterwards if it succeeded ([`CalculatorOptions::reuse_instances`]).
+/// Calculators can be used from several threads at once: each calculation
+/// has an instance of its own.
 ///
 /// ```no_run
 /// use zkaccel_witness::{Inputs, WitnessCalculator};
@@ -56,6 +66,22 @@ pub struct WitnessCalculator {
     sanity_check: bool,
     time_limit: Option<Duration>,
     from_cache: bool,
+    /// Whether instances are kept for the next calculations.
+    reuse: bool,
+    /// Instances of successful calculations, at most [`max_idle`].
+    idle: Mutex<Vec<Slot>>,
+}
+
+/// An instance with its store and exports, kept between calculations.
+struct Slot {
+    store: Store<Host>,
+    ex: Exports,
+}
+
+/// Idle instances a calculator keeps at most: one for each thread that may
+/// calculate at once.
+fn max_idle() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// How often the engine's epoch advances while a time limit is in use.
@@ -87,12 +113,17 @@ fn new_store(engine: &Engine, n32: usize, limit: Option<Duration>) -> Store<Host
             ..Host::default()
         },
     );
-    // The deadline is counted from the current epoch (an addition).
+    set_deadline(&mut store, limit);
+    store
+}
+
+/// Sets the store's epoch deadline to `limit` from now (counted from the
+/// current epoch: an addition); no deadline without a limit.
+fn set_deadline(store: &mut Store<Host>, limit: Option<Duration>) {
     let ticks = limit.map_or(u64::MAX / 2, |l| {
         (l.as_millis() / TICK.as_millis()).max(1) as u64 + 1
     });
     store.set_epoch_deadline(ticks);
-    store
 }
 
 /// What the host functions keep between calls into the module.
@@ -140,12 +171,25 @@ fn engine(interruptible: bool) -> Result<&'static Engine, WitnessError> {
 pub struct CalculatorOptions {
     cache: Option<std::path::PathBuf>,
     time_limit: Option<Duration>,
+    fresh_instances: bool,
 }
 
 impl CalculatorOptions {
-    /// No cache, no time limit.
+    /// No cache, no time limit, instances reused.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// With `on` (the default), an instance whose calculation succeeded is
+    /// kept, and a later calculation calls its `init` again instead of
+    /// instantiating the module anew, as circom's own JavaScript calculator
+    /// does: its memory is then already mapped. A calculator keeps at most
+    /// one idle instance per CPU thread, each holding the circuit's
+    /// WebAssembly memory (as large as the module grew it). With `false`,
+    /// every calculation has a fresh instance, dropped after it.
+    pub fn reuse_instances(mut self, on: bool) -> Self {
+        self.fresh_instances = !on;
+        self
     }
 
     /// Keeps the compiled module in the folder `dir` (made if missing;
@@ -243,6 +287,7 @@ impl WitnessCalculator {
         let mut calc = Self::from_module(engine, &module)?;
         calc.from_cache = from_cache;
         calc.time_limit = opts.time_limit;
+        calc.reuse = !opts.fresh_instances;
         Ok(calc)
     }
 
@@ -315,6 +360,8 @@ impl WitnessCalculator {
             sanity_check: false,
             time_limit: None,
             from_cache: false,
+            reuse: true,
+            idle: Mutex::new(Vec::new()),
         };
         // Every export a calculation needs, checked now rather than at the
         // first witness.
@@ -408,29 +455,79 @@ impl WitnessCalculator {
         Ok(crate::wtns::wtns_bytes(&self.prime_le_bytes(), &body))
     }
 
-    /// One calculation: a fresh instance, the inputs set, then `each(i,
-    /// words)` for every witness value in order.
-    fn run(
-        &self,
-        inputs: &Inputs,
-        mut each: impl FnMut(usize, &[u32]) -> Result<(), WitnessError>,
-    ) -> Result<(), WitnessError> {
+    /// An instance for one calculation: an idle one (its host state cleared,
+    /// its deadline set anew) or a new one.
+    fn take_slot(&self) -> Result<Slot, WitnessError> {
+        let kept = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        if let Some(mut slot) = kept {
+            let host = slot.store.data_mut();
+            host.error_lines.clear();
+            host.log_line.clear();
+            host.failure = None;
+            set_deadline(&mut slot.store, self.time_limit);
+            return Ok(slot);
+        }
         let mut store = new_store(self.pre.module().engine(), self.n32, self.time_limit);
         let instance = self
             .pre
             .instantiate(&mut store)
             .map_err(|e| wasm_error(chain(&e)))?;
         let ex = self.exports(&mut store, instance)?;
+        Ok(Slot { store, ex })
+    }
+
+    /// Keeps the instance of a successful calculation, up to [`max_idle`].
+    fn keep_slot(&self, slot: Slot) {
+        if !self.reuse {
+            return;
+        }
+        if let Ok(mut idle) = self.idle.lock() {
+            if idle.len() < max_idle() {
+                idle.push(slot);
+            }
+        }
+    }
+
+    /// How many instances this calculator keeps for its next calculations
+    /// (at most one per CPU thread; none with
+    /// [`CalculatorOptions::reuse_instances`] off).
+    pub fn idle_instances(&self) -> usize {
+        self.idle.lock().map_or(0, |idle| idle.len())
+    }
+
+    /// One calculation: an instance ([`WitnessCalculator::take_slot`]), the
+    /// inputs set, then `each(i, words)` for every witness value in order;
+    /// the instance is kept only if all of it succeeded.
+    fn run(
+        &self,
+        inputs: &Inputs,
+        each: impl FnMut(usize, &[u32]) -> Result<(), WitnessError>,
+    ) -> Result<(), WitnessError> {
+        let mut slot = self.take_slot()?;
+        self.run_in(&mut slot, inputs, each)?;
+        self.keep_slot(slot);
+        Ok(())
+    }
+
+    /// The calculation of [`WitnessCalculator::run`] on `slot`'s instance.
+    fn run_in(
+        &self,
+        slot: &mut Slot,
+        inputs: &Inputs,
+        mut each: impl FnMut(usize, &[u32]) -> Result<(), WitnessError>,
+    ) -> Result<(), WitnessError> {
+        let store: &mut Store<Host> = &mut slot.store;
+        let ex = &slot.ex;
         ex.init
-            .call(&mut store, self.sanity_check as i32)
-            .map_err(|e| failed(&store, &e))?;
+            .call(&mut *store, self.sanity_check as i32)
+            .map_err(|e| failed(store, &e))?;
         let mut set = 0usize;
         for (name, values) in &inputs.signals {
             let (msb, lsb) = fnv1a_halves(name);
             let size = ex
                 .get_input_signal_size
-                .call(&mut store, (msb, lsb))
-                .map_err(|e| failed(&store, &e))?;
+                .call(&mut *store, (msb, lsb))
+                .map_err(|e| failed(store, &e))?;
             // A name the circuit lacks: negative in older circom, 0 in
             // circom 2.2 (no input signal has size 0).
             let size = match usize::try_from(size) {
@@ -454,17 +551,17 @@ impl WitnessCalculator {
                     index: i,
                     value: v,
                 })?;
-                write_words(ex.memory, &mut store, ex.shared, &words)?;
+                write_words(ex.memory, &mut *store, ex.shared, &words)?;
                 ex.set_input_signal
-                    .call(&mut store, (msb, lsb, i as i32))
-                    .map_err(|e| failed(&store, &e))?;
+                    .call(&mut *store, (msb, lsb, i as i32))
+                    .map_err(|e| failed(store, &e))?;
                 set += 1;
             }
         }
         let expected = ex
             .get_input_size
-            .call(&mut store, ())
-            .map_err(|e| failed(&store, &e))?;
+            .call(&mut *store, ())
+            .map_err(|e| failed(store, &e))?;
         if (set as i64) < i64::from(expected) {
             return Err(WitnessError::MissingInputs {
                 set,
@@ -474,9 +571,9 @@ impl WitnessCalculator {
         let mut words = vec![0u32; self.n32];
         for i in 0..self.witness_size {
             ex.get_witness
-                .call(&mut store, i as i32)
-                .map_err(|e| failed(&store, &e))?;
-            if !decode_words(ex.memory.data(&store), ex.shared, &mut words) {
+                .call(&mut *store, i as i32)
+                .map_err(|e| failed(store, &e))?;
+            if !decode_words(ex.memory.data(&*store), ex.shared, &mut words) {
                 return Err(wasm_error(OUTSIDE));
             }
             each(i, &words)?;

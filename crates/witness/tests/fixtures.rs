@@ -374,3 +374,124 @@ fn time_limited_calculators_give_the_same_witness() {
         );
     }
 }
+
+/// Random inputs of the fixtures: field elements, and 0 or 1 where the
+/// circuit allows only those (the merkle fixture's `bits`, arrays' `k`).
+fn random_inputs(name: &str, rng: &mut impl rand::Rng) -> Inputs {
+    use num_bigint::{BigInt, BigUint};
+    let p = modulus(name);
+    let mut big = |n: usize| -> Vec<BigInt> {
+        (0..n)
+            .map(|_| BigInt::from(BigUint::from_bytes_le(&rng.gen::<[u8; 32]>()) % &p))
+            .collect()
+    };
+    let mut i = Inputs::new();
+    match name {
+        "poseidon" | "poseidon_bls" | "nopublic" => {
+            i.set("a", big(1));
+            i.set("b", big(1));
+        }
+        "arrays" => {
+            i.set("a", big(6));
+            i.set("k", big(1).iter().map(|v| v % 2u8));
+        }
+        "merkle" => {
+            i.set("leaf", big(1));
+            i.set("path", big(4));
+            i.set("bits", big(4).iter().map(|v| v % 2u8));
+        }
+        _ => unreachable!("{name}"),
+    }
+    i
+}
+
+fn modulus(name: &str) -> num_bigint::BigUint {
+    let m = if name == "poseidon_bls" {
+        ark_ff::BigInteger::to_bytes_le(&<ark_bls12_381::Fr as ark_ff::PrimeField>::MODULUS)
+    } else {
+        ark_ff::BigInteger::to_bytes_le(&<ark_bn254::Fr as ark_ff::PrimeField>::MODULUS)
+    };
+    num_bigint::BigUint::from_bytes_le(&m)
+}
+
+#[test]
+fn reused_instances_give_fresh_instances_witnesses() {
+    use rand::SeedableRng;
+    let rng = &mut rand_chacha::ChaCha20Rng::seed_from_u64(11);
+    let rounds: usize = std::env::var("ZKACCEL_TEST_WITNESS_REUSE_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(12);
+    for name in BN254.iter().chain(&["poseidon_bls"]) {
+        let wasm = fixture(name).join("circuit.wasm");
+        let reused = calculator(name);
+        let fresh = WitnessCalculator::from_file_with(
+            &wasm,
+            &CalculatorOptions::new().reuse_instances(false),
+        )
+        .unwrap();
+        let snarkjs = std::fs::read(fixture(name).join("witness.wtns")).unwrap();
+        assert_eq!(reused.idle_instances(), 0, "{name}: none before a witness");
+        assert_eq!(
+            reused.calculate_wtns(&inputs(name)).unwrap(),
+            snarkjs,
+            "{name}"
+        );
+        assert_eq!(reused.idle_instances(), 1, "{name}: the instance is kept");
+        for round in 0..rounds {
+            let i = random_inputs(name, rng);
+            let want = fresh.calculate_wtns(&i).unwrap();
+            assert_eq!(
+                reused.calculate_wtns(&i).unwrap(),
+                want,
+                "{name}, round {round}: a reused instance differs from a fresh one"
+            );
+            assert_eq!(reused.idle_instances(), 1, "{name}: one instance serves");
+            assert_eq!(fresh.idle_instances(), 0, "{name}: reuse off keeps none");
+        }
+        // The fixture's input again, after other witnesses on the same instance.
+        assert_eq!(
+            reused.calculate_wtns(&inputs(name)).unwrap(),
+            snarkjs,
+            "{name}"
+        );
+        // Field elements through the same instance.
+        if *name != "poseidon_bls" {
+            let w: Vec<ark_bn254::Fr> = reused.calculate(&inputs(name)).unwrap();
+            assert_eq!(
+                w.iter().map(field_bytes).collect::<Vec<_>>(),
+                wtns_values(&snarkjs),
+                "{name}"
+            );
+        }
+    }
+    // A failed calculation drops its instance; the next one starts afresh and
+    // is right.
+    let calc = calculator("arrays");
+    let good = calc.calculate_wtns(&inputs("arrays")).unwrap();
+    assert_eq!(calc.idle_instances(), 1);
+    let bad = Inputs::from_json(r#"{"a": [[1,2,3],[4,5,6]], "k": 2}"#).unwrap();
+    assert!(matches!(
+        calc.calculate_wtns(&bad),
+        Err(WitnessError::Circuit { .. })
+    ));
+    assert_eq!(calc.idle_instances(), 0, "the failed instance was dropped");
+    let unknown = Inputs::from_json(r#"{"a": [[1,2,3],[4,5,6]], "k": 1, "zz": 1}"#).unwrap();
+    assert!(calc.calculate_wtns(&unknown).is_err());
+    assert_eq!(calc.idle_instances(), 0);
+    assert_eq!(calc.calculate_wtns(&inputs("arrays")).unwrap(), good);
+    assert_eq!(calc.idle_instances(), 1);
+    // Threads at once: each calculation has its own instance, at most one
+    // per CPU thread is kept.
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..3 {
+                    assert_eq!(calc.calculate_wtns(&inputs("arrays")).unwrap(), good);
+                }
+            });
+        }
+    });
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert!((1..=cpus.min(4)).contains(&calc.idle_instances()));
+}
