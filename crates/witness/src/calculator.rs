@@ -66,9 +66,10 @@ pub struct WitnessCalculator {
     sanity_check: bool,
     time_limit: Option<Duration>,
     from_cache: bool,
-    /// Whether instances are kept for the next calculations.
-    reuse: bool,
-    /// Instances of successful calculations, at most [`max_idle`].
+    /// How many idle instances are kept for the next calculations: one per
+    /// CPU thread ([`max_idle`], read once), 0 with reuse off.
+    keep: usize,
+    /// Instances of successful calculations, at most `keep`.
     idle: Mutex<Vec<Slot>>,
 }
 
@@ -287,7 +288,9 @@ impl WitnessCalculator {
         let mut calc = Self::from_module(engine, &module)?;
         calc.from_cache = from_cache;
         calc.time_limit = opts.time_limit;
-        calc.reuse = !opts.fresh_instances;
+        if opts.fresh_instances {
+            calc.keep = 0;
+        }
         Ok(calc)
     }
 
@@ -360,7 +363,7 @@ impl WitnessCalculator {
             sanity_check: false,
             time_limit: None,
             from_cache: false,
-            reuse: true,
+            keep: max_idle(),
             idle: Mutex::new(Vec::new()),
         };
         // Every export a calculation needs, checked now rather than at the
@@ -476,13 +479,10 @@ impl WitnessCalculator {
         Ok(Slot { store, ex })
     }
 
-    /// Keeps the instance of a successful calculation, up to [`max_idle`].
+    /// Keeps the instance of a successful calculation, up to `keep`.
     fn keep_slot(&self, slot: Slot) {
-        if !self.reuse {
-            return;
-        }
         if let Ok(mut idle) = self.idle.lock() {
-            if idle.len() < max_idle() {
+            if idle.len() < self.keep {
                 idle.push(slot);
             }
         }
