@@ -4,7 +4,7 @@
 //!
 //! | type | arithmetic | where |
 //! |---|---|---|
-//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's BMI2/ADX assembly (four- and six-limb moduli with a spare bit, full-width four-limb ones), the AVX-512 IFMA lanes for the bucket additions of BN254 and BLS12-381 (G1 and G2) | BN254, BLS12-381 and secp256k1 on x86-64 with BMI2/ADX |
+//! | [`AdxOps`], [`AdxFp2Ops`] | zkaccel-ff's assembly for the target (`zkaccel_ff::Asm`): the BMI2/ADX kernels (four- and six-limb moduli with a spare bit, full-width four-limb ones) and the AVX-512 IFMA lanes for the bucket additions of BN254 and BLS12-381 (G1 and G2) on x86-64, the aarch64 kernels (four- and six-limb moduli with a spare bit) on aarch64 | BN254, BLS12-381 and secp256k1 on x86-64 with BMI2/ADX; BN254 and BLS12-381 on aarch64 |
 //! | [`PortableOps`], [`PortableFp2Ops`] | zkaccel-ff's branch-free kernels in plain Rust | every CPU: the fallback of the above, and P-256 |
 //! | [`Plain`] | arkworks' operators | any field; a user's own curve |
 //! | [`Counting`] | arkworks' operators, counted | tests of the formulas' costs |
@@ -96,8 +96,10 @@ pub fn chord_batch<F: Field, O: FieldOps<F>>(
 /// multiplication and branch-free modular addition on arkworks' own limbs
 /// (identical results, no mispredicted reductions).
 ///
-/// A value exists only on CPUs with BMI2 and ADX ([`AdxOps::new`]); fields
-/// the assembly does not cover take zkaccel-ff's portable kernels.
+/// A value exists only where the target's assembly runs ([`AdxOps::new`]:
+/// x86-64 CPUs with BMI2 and ADX, every aarch64 CPU, unless
+/// `ZKACCEL_KERNEL` caps it); fields the assembly does not cover take
+/// zkaccel-ff's portable kernels.
 ///
 /// On CPUs with AVX-512 IFMA it also adds affine points in bulk
 /// ([`FieldOps::add_affine_batch`], eight additions per vector with
@@ -107,21 +109,21 @@ pub fn chord_batch<F: Field, O: FieldOps<F>>(
 pub struct AdxOps(Kernels);
 
 /// zkaccel-ff's kernel tokens behind [`AdxOps`] and [`AdxFp2Ops`]: the
-/// BMI2/ADX one, and the AVX-512 IFMA one where the CPU has it and it is
-/// wanted.
+/// target's assembly one (BMI2/ADX on x86-64, aarch64's), and the AVX-512
+/// IFMA one where the CPU has it and it is wanted.
 #[derive(Clone, Copy, Debug)]
 struct Kernels {
-    adx: zkaccel_ff::Adx,
+    adx: zkaccel_ff::Asm,
     #[cfg(target_arch = "x86_64")]
     lanes: Option<zkaccel_ff::ifma::Ifma>,
 }
 
 impl Kernels {
-    /// `Some` on CPUs with BMI2 and ADX; the IFMA token only if `lanes`
-    /// (x86-64 only: elsewhere `Adx::detect` is `None`).
+    /// `Some` where the target's assembly runs (x86-64 with BMI2 and ADX,
+    /// aarch64); the IFMA token only if `lanes` (x86-64 only).
     #[cfg_attr(not(target_arch = "x86_64"), allow(unused_variables))]
     fn detect(lanes: bool) -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(|adx| Kernels {
+        zkaccel_ff::Asm::detect().map(|adx| Kernels {
             adx,
             #[cfg(target_arch = "x86_64")]
             lanes: zkaccel_ff::ifma::Ifma::detect().filter(|_| lanes),
@@ -147,7 +149,8 @@ impl Kernels {
 }
 
 impl AdxOps {
-    /// `Some` on CPUs with BMI2 and ADX.
+    /// `Some` where the target's assembly runs: x86-64 CPUs with BMI2 and
+    /// ADX, aarch64 (unless `ZKACCEL_KERNEL` caps it).
     pub fn new() -> Option<Self> {
         Kernels::detect(true).map(AdxOps)
     }
@@ -214,7 +217,7 @@ impl<F: MontField> FieldOps<F> for AdxOps {
 pub struct AdxFp2Ops(Kernels);
 
 impl AdxFp2Ops {
-    /// `Some` on CPUs with BMI2 and ADX.
+    /// `Some` where the target's assembly runs (as [`AdxOps::new`]).
     pub fn new() -> Option<Self> {
         Kernels::detect(true).map(AdxFp2Ops)
     }
@@ -286,8 +289,8 @@ where
 /// field elements half of them mispredict).
 ///
 /// Every CPU runs it: it is what [`AdxOps`] falls back to on CPUs without
-/// BMI2/ADX (aarch64, wasm32, older x86-64) or under
-/// `ZKACCEL_KERNEL=portable`, and P-256's MSM arithmetic (the full-width
+/// BMI2/ADX (wasm32, older x86-64) or under `ZKACCEL_KERNEL=portable`
+/// (aarch64 included), and P-256's MSM arithmetic (the full-width
 /// assembly is no faster there). The multiplication is zkaccel-ff's on
 /// four-limb moduli with a spare top bit (BN254) and arkworks' elsewhere,
 /// whichever is faster per field (`docs/msm.md`).
@@ -375,26 +378,26 @@ where
     }
 }
 
-/// A base-field kernel family of zkaccel-ff: the ADX assembly token or the
-/// portable Rust. The `Fp2` formulas below are written once over it.
+/// A base-field kernel family of zkaccel-ff: the target's assembly token
+/// or the portable Rust. The `Fp2` formulas below are written once over it.
 trait Kernel: Copy {
     fn mul<F: MontField>(self, a: &F, b: &F) -> F;
     fn add<F: MontField>(self, a: &F, b: &F) -> F;
     fn sub<F: MontField>(self, a: &F, b: &F) -> F;
 }
 
-impl Kernel for zkaccel_ff::Adx {
+impl Kernel for zkaccel_ff::Asm {
     #[inline(always)]
     fn mul<F: MontField>(self, a: &F, b: &F) -> F {
-        zkaccel_ff::Adx::mul(self, a, b)
+        zkaccel_ff::Asm::mul(self, a, b)
     }
     #[inline(always)]
     fn add<F: MontField>(self, a: &F, b: &F) -> F {
-        zkaccel_ff::Adx::add(self, a, b)
+        zkaccel_ff::Asm::add(self, a, b)
     }
     #[inline(always)]
     fn sub<F: MontField>(self, a: &F, b: &F) -> F {
-        zkaccel_ff::Adx::sub(self, a, b)
+        zkaccel_ff::Asm::sub(self, a, b)
     }
 }
 

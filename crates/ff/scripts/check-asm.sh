@@ -3,7 +3,9 @@
 # prints (CI): scripts/mont_mul_asm.py regenerates the instruction strings
 # of `mont_mul_6` and `mont_mul_4_full` (and the order of their result
 # limbs) into a copy of src/adx.rs in a temporary file, which must equal
-# the committed file. Exits 1 with the diff otherwise.
+# the committed file; scripts/mont_mul_arm64.py prints the whole of
+# src/arm64.rs (the aarch64 kernels), which must equal the committed file.
+# Exits 1 with the diff otherwise.
 #
 #     crates/ff/scripts/check-asm.sh        (from any directory)
 #
@@ -19,3 +21,9 @@ if ! diff -u --label "crates/ff/src/adx.rs (committed)" --label "crates/ff/src/a
     exit 1
 fi
 echo "check-asm: crates/ff/src/adx.rs matches scripts/mont_mul_asm.py (mont_mul_6, mont_mul_4_full)"
+python3 scripts/mont_mul_arm64.py > "$tmp"
+if ! diff -u --label "crates/ff/src/arm64.rs (committed)" --label "crates/ff/src/arm64.rs (generated)" src/arm64.rs "$tmp"; then
+    echo "!! check-asm: crates/ff/src/arm64.rs differs from what scripts/mont_mul_arm64.py generates" >&2
+    exit 1
+fi
+echo "check-asm: crates/ff/src/arm64.rs matches scripts/mont_mul_arm64.py"

@@ -1,6 +1,7 @@
 //! The selection layer: which kernel family zkaccel uses, the environment
 //! switch that caps it, and the CPU-feature tokens that prove a kernel may
-//! run ([`Adx`], `Avx2`, `Ifma`).
+//! run ([`Adx`], `Arm64`, `Avx2`, `Ifma`; [`Asm`] names the target's
+//! assembly token).
 //!
 //! This module imports none of the kernel modules; they depend on it (each
 //! kernel's safe entry points are methods of its token, defined beside the
@@ -9,16 +10,22 @@
 //!
 //! zkaccel picks its field kernels at run time: the AVX-512 IFMA lanes where
 //! the CPU has them, else the BMI2/ADX assembly with the AVX2 lanes (the
-//! NTT), else the BMI2/ADX assembly alone, else portable Rust. So that one
+//! NTT), else the BMI2/ADX assembly alone, else portable Rust; on aarch64
+//! the aarch64 assembly (`Arm64`), else portable Rust. So that one
 //! machine can measure every path its users' CPUs take, the environment
 //! variable [`KERNEL_ENV`] (`ZKACCEL_KERNEL`) caps the choice:
 //!
-//! | `ZKACCEL_KERNEL` | [`Adx::detect`] | `Avx2::detect` | `Ifma::detect` |
-//! |---|---|---|---|
-//! | unset, `auto` or `ifma` | the CPU's answer | the CPU's answer | the CPU's answer |
-//! | `avx2` | the CPU's answer | the CPU's answer | `None` |
-//! | `adx` | the CPU's answer | `None` | `None` |
-//! | `portable` | `None` | `None` | `None` |
+//! | `ZKACCEL_KERNEL` | `Arm64::detect` (aarch64) | [`Adx::detect`] | `Avx2::detect` | `Ifma::detect` |
+//! |---|---|---|---|---|
+//! | unset, `auto` or `ifma` | `Some` | the CPU's answer | the CPU's answer | the CPU's answer |
+//! | `avx2` | `Some` | the CPU's answer | the CPU's answer | `None` |
+//! | `adx` | `Some` | the CPU's answer | `None` | `None` |
+//! | `arm64` | `Some` | `None` | `None` | `None` |
+//! | `portable` | `None` | `None` | `None` | `None` |
+//!
+//! (The levels are ordered, and a cap keeps the levels at or below it:
+//! `arm64` sits between `portable` and `adx`, so on x86-64 it means the
+//! portable kernels, and on aarch64 `adx` and above change nothing.)
 //!
 //! It is read once per process, on the first detection. It can only lower
 //! the level: asking for `ifma` on a CPU without it changes nothing. An
@@ -27,16 +34,19 @@
 
 use std::sync::OnceLock;
 
-/// The environment variable that caps the kernels: `portable`, `adx`,
-/// `ifma` or `auto`.
+/// The environment variable that caps the kernels: `portable`, `arm64`,
+/// `adx`, `avx2`, `ifma` or `auto`.
 pub const KERNEL_ENV: &str = "ZKACCEL_KERNEL";
 
 /// A kernel family, from the most portable to the widest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum KernelLevel {
     /// Portable branch-free Rust (every CPU; on x86-64 without BMI2/ADX, on
-    /// aarch64 and wasm32).
+    /// wasm32, on aarch64 under `ZKACCEL_KERNEL=portable`).
     Portable,
+    /// The aarch64 assembly: `mul`/`umulh` products on `adds`/`adcs`
+    /// chains (every aarch64 CPU; module `arm64`).
+    Arm64,
     /// The x86-64 BMI2/ADX assembly multiplication.
     Adx,
     /// The ADX kernel plus the AVX2 lanes (four field elements per vector)
@@ -52,6 +62,7 @@ impl KernelLevel {
     pub fn name(self) -> &'static str {
         match self {
             KernelLevel::Portable => "portable",
+            KernelLevel::Arm64 => "arm64",
             KernelLevel::Adx => "adx",
             KernelLevel::Avx2 => "avx2",
             KernelLevel::Ifma => "ifma",
@@ -63,6 +74,7 @@ impl KernelLevel {
         match value.trim().to_ascii_lowercase().as_str() {
             "" | "auto" => Ok(None),
             "portable" => Ok(Some(KernelLevel::Portable)),
+            "arm64" => Ok(Some(KernelLevel::Arm64)),
             "adx" => Ok(Some(KernelLevel::Adx)),
             "avx2" => Ok(Some(KernelLevel::Avx2)),
             "ifma" => Ok(Some(KernelLevel::Ifma)),
@@ -73,8 +85,8 @@ impl KernelLevel {
     }
 }
 
-/// A `ZKACCEL_KERNEL` value that is not `portable`, `adx`, `avx2`, `ifma`
-/// or `auto` (the kernels then run uncapped).
+/// A `ZKACCEL_KERNEL` value that is not `portable`, `arm64`, `adx`,
+/// `avx2`, `ifma` or `auto` (the kernels then run uncapped).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseKernelError {
     /// The value as given.
@@ -85,7 +97,7 @@ impl std::fmt::Display for ParseKernelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{KERNEL_ENV}={:?} is not one of portable, adx, avx2, ifma, auto: ignored",
+            "{KERNEL_ENV}={:?} is not one of portable, arm64, adx, avx2, ifma, auto: ignored",
             self.given
         )
     }
@@ -139,6 +151,8 @@ pub fn kernel_supported() -> KernelLevel {
     }
     if adx_supported() {
         KernelLevel::Adx
+    } else if cfg!(target_arch = "aarch64") {
+        KernelLevel::Arm64
     } else {
         KernelLevel::Portable
     }
@@ -148,7 +162,11 @@ pub fn kernel_supported() -> KernelLevel {
 /// by `ZKACCEL_KERNEL`.
 pub fn kernel_in_use() -> KernelLevel {
     let cpu = kernel_supported();
-    cap().map_or(cpu, |cap| cpu.min(cap))
+    match cap().map_or(cpu, |cap| cpu.min(cap)) {
+        // A cap at `arm64` on another target leaves the portable kernels.
+        KernelLevel::Arm64 if !cfg!(target_arch = "aarch64") => KernelLevel::Portable,
+        level => level,
+    }
 }
 
 /// One line for benchmark and `--timings` output, e.g. `kernels: adx (CPU
@@ -204,6 +222,36 @@ impl Adx {
     }
 }
 
+/// Proof that the aarch64 assembly kernels may run: the target is aarch64
+/// (every aarch64 CPU has the instructions) and `ZKACCEL_KERNEL` allows
+/// them. The safe entry point to module `arm64`, with the same methods as
+/// [`Adx`]; fields the kernels do not cover take the portable path inside
+/// each method.
+#[cfg(target_arch = "aarch64")]
+#[derive(Clone, Copy, Debug)]
+pub struct Arm64(());
+
+#[cfg(target_arch = "aarch64")]
+impl Arm64 {
+    /// `Some` unless `ZKACCEL_KERNEL=portable` ([`KERNEL_ENV`]).
+    pub fn detect() -> Option<Self> {
+        allowed(KernelLevel::Arm64).then_some(Arm64(()))
+    }
+}
+
+/// The assembly token of the target the code is built for, with the same
+/// methods everywhere (`mul`, `add`, `sub`, `dif4`): [`Adx`] on x86-64
+/// (and on targets without assembly, where its `detect` is `None`),
+/// `Arm64` on aarch64. Callers that want "the assembly kernels, if any"
+/// name this type.
+#[cfg(not(target_arch = "aarch64"))]
+pub type Asm = Adx;
+
+/// The assembly token of the target the code is built for: `Arm64` on
+/// aarch64, [`Adx`] elsewhere (same methods).
+#[cfg(target_arch = "aarch64")]
+pub type Asm = Arm64;
+
 /// Proof that this CPU supports AVX2 and that `ZKACCEL_KERNEL` allows it.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
@@ -258,11 +306,13 @@ mod tests {
 
     #[test]
     fn levels_are_ordered_by_width() {
-        assert!(KernelLevel::Portable < KernelLevel::Adx);
+        assert!(KernelLevel::Portable < KernelLevel::Arm64);
+        assert!(KernelLevel::Arm64 < KernelLevel::Adx);
         assert!(KernelLevel::Adx < KernelLevel::Avx2);
         assert!(KernelLevel::Avx2 < KernelLevel::Ifma);
         for l in [
             KernelLevel::Portable,
+            KernelLevel::Arm64,
             KernelLevel::Adx,
             KernelLevel::Avx2,
             KernelLevel::Ifma,

@@ -1,5 +1,6 @@
 //! The limb kernels against arkworks' operators, on random values and the
-//! edge values 0, 1, p - 1, p - 2 and 1/2.
+//! edge values 0, 1, p - 1, p - 2 and 1/2, and (for the assembly) values
+//! whose Montgomery limbs are at their maximum.
 
 use ark_ff::UniformRand;
 use rand::SeedableRng;
@@ -8,6 +9,37 @@ use std::io::Write;
 use zkaccel_ff::{adx_supported, MontField};
 
 mod common;
+
+/// Whether the multiplication kernel behind `mul_adx` runs here: the
+/// BMI2/ADX one on x86-64 CPUs with those extensions, the aarch64 one on
+/// every aarch64 CPU.
+fn asm_mul_runs() -> bool {
+    adx_supported() || cfg!(target_arch = "aarch64")
+}
+
+/// Elements whose Montgomery-form limbs are at their maximum: every limb
+/// but the top one `u64::MAX` and the top one `p_top - 1` (the largest
+/// such value below p), and each lower limb alone at `u64::MAX`.
+fn max_limb_values<F: MontField>() -> Vec<F> {
+    let n = F::LIMBS;
+    let p = F::MODULUS;
+    let top = p.as_ref()[n - 1];
+    let mut out = Vec::new();
+    let mut words = [u64::MAX; 8];
+    words[n - 1] = top - 1;
+    words[n..].fill(0);
+    out.push(F::from_mont_words(words));
+    for i in 0..n - 1 {
+        let mut words = [0u64; 8];
+        words[i] = u64::MAX;
+        out.push(F::from_mont_words(words));
+    }
+    // All limbs at the maximum below the top, top limb zero.
+    let mut words = [u64::MAX; 8];
+    words[n - 1..].fill(0);
+    out.push(F::from_mont_words(words));
+    out
+}
 
 fn random_vec<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -18,7 +50,8 @@ fn random_vec<F: UniformRand>(n: usize, seed: u64) -> Vec<F> {
 #[test]
 fn field_kernels_match_arkworks() {
     fn check<F: MontField>(seed: u64) {
-        let vals: Vec<F> = common::random_and_edge_values(200, seed);
+        let mut vals: Vec<F> = common::random_and_edge_values(200, seed);
+        vals.extend(max_limb_values::<F>());
         for a in &vals {
             for b in vals.iter().step_by(7) {
                 assert_eq!(a.add_fast(b), *a + b);
@@ -30,16 +63,16 @@ fn field_kernels_match_arkworks() {
                     // SAFETY: a kernel (four limbs, full-width four limbs or
                     // six limbs) covers F; the CPU check guards mul_adx.
                     unsafe {
-                        assert_eq!(a.add_asm(b), *a + b);
-                        assert_eq!(a.sub_asm(b), *a - b);
-                        if adx_supported() {
-                            assert_eq!(a.mul_adx(b), *a * b);
+                        assert_eq!(a.add_asm(b), *a + b, "{a} + {b}");
+                        assert_eq!(a.sub_asm(b), *a - b, "{a} - {b}");
+                        if asm_mul_runs() {
+                            assert_eq!(a.mul_adx(b), *a * b, "{a} * {b}");
                         }
                     }
                 }
             }
         }
-        if (F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL) && !adx_supported() {
+        if (F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL) && !asm_mul_runs() {
             let _ = writeln!(
                 std::io::stderr(),
                 "SKIPPED: mul_adx (this CPU lacks BMI2/ADX)"
@@ -56,6 +89,49 @@ fn field_kernels_match_arkworks() {
     check::<ark_secp256k1::Fr>(7);
     check::<ark_secp256r1::Fq>(8);
     check::<ark_secp256r1::Fr>(9);
+}
+
+/// The spare-bit assembly kernels (x86-64's BMI2/ADX, aarch64's) on many
+/// random pairs (`ZKACCEL_TEST_FIELD_PAIRS`, default 20,000) and on every
+/// pair of edge and maximum-limb values.
+#[test]
+fn spare_bit_kernels_on_many_values() {
+    fn check<F: MontField>(seed: u64, n: usize) {
+        assert!(F::ADX_MUL || F::ADX_MUL6);
+        let a: Vec<F> = random_vec(n, seed);
+        let b: Vec<F> = random_vec(n, seed + 1);
+        let mut edges: Vec<F> = common::random_and_edge_values(0, seed);
+        edges.extend(max_limb_values::<F>());
+        let pairs = a.iter().zip(&b).map(|(x, y)| (*x, *y)).chain(
+            edges
+                .iter()
+                .flat_map(|x| edges.iter().map(move |y| (*x, *y))),
+        );
+        for (x, y) in pairs {
+            // SAFETY: ADX_MUL or ADX_MUL6 holds; `asm_mul_runs` was checked.
+            unsafe {
+                assert_eq!(x.add_asm(&y), x + y, "{x} + {y}");
+                assert_eq!(x.sub_asm(&y), x - y, "{x} - {y}");
+                assert_eq!(x.mul_adx(&y), x * y, "{x} * {y}");
+            }
+        }
+    }
+    if !asm_mul_runs() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: spare_bit_kernels_on_many_values (no assembly kernel for this CPU)"
+        );
+        return;
+    }
+    let n = std::env::var("ZKACCEL_TEST_FIELD_PAIRS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    check::<ark_bn254::Fr>(21, n);
+    check::<ark_bn254::Fq>(23, n);
+    check::<ark_bls12_381::Fr>(25, n);
+    check::<ark_bls12_381::Fq>(27, n);
+    check::<ark_bls12_377::Fq>(29, n);
 }
 
 /// The full-width four-limb kernels on many random pairs, and on values
@@ -138,13 +214,16 @@ fn limbs_and_spare_bit_follow_the_modulus() {
     // BLS12-377's q < 2^377: six limbs, top bit free.
     assert_eq!(<ark_bls12_377::Fq as MontField>::LIMBS, 6);
     const { assert!(<ark_bls12_377::Fq as MontField>::SPARE_BIT) };
-    // Which assembly kernel covers which field (x86-64 only).
+    // Which assembly kernel covers which field.
+    // The spare-bit kernels exist in x86-64 and aarch64 assembly; the
+    // full-width one and the lazy butterfly in x86-64 assembly only.
     let x86 = cfg!(target_arch = "x86_64");
-    assert_eq!(<ark_bn254::Fq as MontField>::ADX_MUL, x86);
-    assert_eq!(<ark_bls12_381::Fr as MontField>::ADX_MUL, x86);
+    let asm = x86 || cfg!(target_arch = "aarch64");
+    assert_eq!(<ark_bn254::Fq as MontField>::ADX_MUL, asm);
+    assert_eq!(<ark_bls12_381::Fr as MontField>::ADX_MUL, asm);
     const { assert!(!<ark_bn254::Fq as MontField>::ADX_MUL6) };
-    assert_eq!(<ark_bls12_381::Fq as MontField>::ADX_MUL6, x86);
-    assert_eq!(<ark_bls12_377::Fq as MontField>::ADX_MUL6, x86);
+    assert_eq!(<ark_bls12_381::Fq as MontField>::ADX_MUL6, asm);
+    assert_eq!(<ark_bls12_377::Fq as MontField>::ADX_MUL6, asm);
     const { assert!(!<ark_bls12_381::Fq as MontField>::ADX_MUL) };
     const { assert!(!<ark_secp256k1::Fq as MontField>::ADX_MUL) };
     const { assert!(!<ark_secp256k1::Fq as MontField>::ADX_MUL6) };
@@ -172,10 +251,10 @@ fn limbs_and_spare_bit_follow_the_modulus() {
 #[test]
 fn radix4_butterfly_matches_arkworks() {
     fn check<F: MontField>(seed: u64) {
-        let Some(adx) = zkaccel_ff::Adx::detect() else {
+        let Some(adx) = zkaccel_ff::Asm::detect() else {
             let _ = writeln!(
                 std::io::stderr(),
-                "SKIPPED: Adx::dif4 (this CPU lacks BMI2/ADX, or ZKACCEL_KERNEL=portable)"
+                "SKIPPED: Asm::dif4 (no assembly kernel: a CPU without BMI2/ADX, or ZKACCEL_KERNEL=portable)"
             );
             return;
         };

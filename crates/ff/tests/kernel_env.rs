@@ -2,7 +2,19 @@
 //! process, so each case runs this test binary again as a child with the
 //! variable set, and the child checks the tokens.
 
-use zkaccel_ff::{adx_supported, kernel_in_use, kernel_setting, Adx, KernelLevel};
+use zkaccel_ff::{adx_supported, kernel_in_use, kernel_setting, Adx, Asm, KernelLevel};
+
+/// The level of the scalar assembly this target and CPU run: the BMI2/ADX
+/// kernel, the aarch64 one (every aarch64 CPU), or none.
+fn asm_level() -> KernelLevel {
+    if adx_supported() {
+        KernelLevel::Adx
+    } else if cfg!(target_arch = "aarch64") {
+        KernelLevel::Arm64
+    } else {
+        KernelLevel::Portable
+    }
+}
 
 const CHILD: &str = "ZKACCEL_KERNEL_TEST_CHILD";
 
@@ -80,6 +92,7 @@ fn portable_turns_off_both_tokens() {
         Some(_) => {
             assert_eq!(kernel_setting(), Ok(Some(KernelLevel::Portable)));
             assert!(Adx::detect().is_none());
+            assert!(Asm::detect().is_none());
             assert!(!avx2_token());
             assert!(!ifma_token());
             assert_eq!(kernel_in_use(), KernelLevel::Portable);
@@ -93,10 +106,30 @@ fn adx_turns_off_the_ifma_token_only() {
         None => in_child("adx_turns_off_the_ifma_token_only", "adx"),
         Some(_) => {
             assert_eq!(Adx::detect().is_some(), adx_supported());
+            assert_eq!(
+                Asm::detect().is_some(),
+                asm_level() != KernelLevel::Portable
+            );
             assert!(!avx2_token());
             assert!(!ifma_token());
-            let want = if adx_supported() {
-                KernelLevel::Adx
+            assert_eq!(kernel_in_use(), asm_level());
+        }
+    }
+}
+
+#[test]
+fn arm64_keeps_the_aarch64_kernel_only() {
+    match child() {
+        None => in_child("arm64_keeps_the_aarch64_kernel_only", "arm64"),
+        Some(_) => {
+            assert_eq!(kernel_setting(), Ok(Some(KernelLevel::Arm64)));
+            // On x86-64 the cap is below the BMI2/ADX kernel: portable.
+            assert!(Adx::detect().is_none());
+            assert_eq!(Asm::detect().is_some(), cfg!(target_arch = "aarch64"));
+            assert!(!avx2_token());
+            assert!(!ifma_token());
+            let want = if cfg!(target_arch = "aarch64") {
+                KernelLevel::Arm64
             } else {
                 KernelLevel::Portable
             };
@@ -115,10 +148,8 @@ fn avx2_turns_off_the_ifma_token_only() {
             assert!(!ifma_token());
             let want = if avx2_hardware() {
                 KernelLevel::Avx2
-            } else if adx_supported() {
-                KernelLevel::Adx
             } else {
-                KernelLevel::Portable
+                asm_level()
             };
             assert_eq!(kernel_in_use(), want);
         }

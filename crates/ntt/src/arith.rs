@@ -4,8 +4,9 @@
 //! - [`Generic`]: any `T: DomainCoeff<F>` (field elements, group elements, ...)
 //!   with its own operators; what `EvaluationDomain` promises.
 //! - [`Portable`]: `T = F` for a [`MontField`], branch-free add/sub on limbs.
-//! - [`AdxArith`]: as `Portable`, with the BMI2/ADX multiplication kernel; chosen
-//!   at run time when the CPU and the modulus allow it.
+//! - [`AdxArith`]: as `Portable`, with the target's assembly kernels (BMI2/ADX
+//!   on x86-64, aarch64's); chosen at run time when the CPU and the modulus
+//!   allow it.
 
 use ark_ff::FftField;
 use ark_poly::domain::DomainCoeff;
@@ -97,14 +98,15 @@ impl<F: MontField> Arith<F> for Portable {
     }
 }
 
-/// Field elements with the BMI2/ADX multiplication kernel (zkaccel-ff's
-/// safe token: only constructed on CPUs that support it).
-pub(crate) struct AdxArith(zkaccel_ff::Adx);
+/// Field elements with the target's assembly kernels (zkaccel-ff's safe
+/// token `Asm`: BMI2/ADX on x86-64, aarch64's; only constructed where the
+/// CPU runs them).
+pub(crate) struct AdxArith(zkaccel_ff::Asm);
 
 impl AdxArith {
     /// `Some` when this CPU supports the assembly kernel.
     pub(crate) fn new() -> Option<Self> {
-        zkaccel_ff::Adx::detect().map(AdxArith)
+        zkaccel_ff::Asm::detect().map(AdxArith)
     }
 }
 
