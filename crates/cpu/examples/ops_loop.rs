@@ -2,15 +2,16 @@
 //! for instruction counting where no cycle counter or callgrind runs (under
 //! qemu for aarch64: `scripts/qemu-count.sh`). `ops_loop CURVE OPS k`:
 //! CURVE is `bn254` or `bls12-381` (G1), OPS is `plain` (arkworks'
-//! operators), `portable` (zkaccel-ff's branch-free kernels) or `none`
-//! (the inputs only, to subtract). The same algorithm runs for both OPS,
+//! operators), `portable` (zkaccel-ff's branch-free kernels), `asm` (the
+//! target's assembly kernels: aarch64's, or BMI2/ADX on x86-64, without
+//! the IFMA lanes) or `none` (the inputs only, to subtract). The same algorithm runs for both OPS,
 //! so the difference is the field arithmetic alone.
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 use ark_ec::CurveGroup;
 use ark_ff::PrimeField;
 use rand::SeedableRng;
 use zkaccel_cpu::msm::pippenger_with;
-use zkaccel_cpu::{Plain, PortableOps};
+use zkaccel_cpu::{AdxOps, Plain, PortableOps};
 
 fn run<P: SWCurveConfig>(ops: &str, k: u32) -> Result<String, String>
 where
@@ -26,8 +27,12 @@ where
     let r = match ops {
         "plain" => pippenger_with(&bases, &scalars, Plain),
         "portable" => pippenger_with(&bases, &scalars, PortableOps),
+        "asm" => match AdxOps::without_lanes() {
+            Some(ops) => pippenger_with(&bases, &scalars, ops),
+            None => return Err("no assembly kernel runs here (ZKACCEL_KERNEL?)".into()),
+        },
         "none" => Projective::<P>::default(),
-        o => return Err(format!("unknown OPS {o:?} (plain, portable, none)")),
+        o => return Err(format!("unknown OPS {o:?} (plain, portable, asm, none)")),
     };
     Ok(r.into_affine().to_string())
 }
