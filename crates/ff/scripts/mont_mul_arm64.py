@@ -172,74 +172,73 @@ use core::arch::asm;
 '''
 
 
-def fn_mul(n):
-    body = mul(n)
-    lines = []
+def asm_fn(n, name, doc, safety, body, operands):
+    """One `pub(crate) fn NAME(a, b, pinv) -> [u64; n]` around an `asm!`
+    block: `a`'s limbs in registers (`inout`, the result), then `operands`."""
+    lines = [""]
     w = lines.append
-    w("")
-    w(f"/// `a * b * 2^-{64 * n} mod p`, where `pinv` is the modulus' {n} limbs then")
-    w("/// `-p^-1 mod 2^64`.")
-    w("///")
-    w(f"/// Correct for `p < 2^{64 * n - 1}` (a spare top bit) and `a, b < p`.")
+    for d in doc:
+        w(f"///{' ' if d else ''}{d}")
     w("#[inline(always)]")
-    w(f"pub(crate) fn mont_mul_{n}(a: &[u64; {n}], b: &[u64; {n}], pinv: &[u64; {n + 1}]) -> [u64; {n}] {{")
+    w(f"pub(crate) fn {name}(a: &[u64; {n}], b: &[u64; {n}], pinv: &[u64; {n + 1}]) -> [u64; {n}] {{")
     w("    let [" + ", ".join(f"mut a{j}" for j in range(n)) + "] = *a;")
-    w(f"    // SAFETY: reads the {n} limbs of `b` and the {n + 1} words of `pinv`")
-    w("    // through their pointers, touches no other memory and no stack.")
+    for s in safety:
+        w(f"    // {s}")
     w("    unsafe {")
     w("        asm!(")
     for s in body:
         w(f'            "{s}",')
     for j in range(n):
         w(f"            a{j} = inout(reg) a{j},")
-    w("            b = in(reg) b.as_ptr(),")
-    w("            pinv = in(reg) pinv.as_ptr(),")
-    for j in range(n):
-        w(f"            p{j} = out(reg) _,")
-    w("            inv = out(reg) _,")
-    for k in range(n + 1):
-        w(f"            t{k} = out(reg) _,")
-    w("            bi = out(reg) _,")
-    w("            lo = out(reg) _,")
-    w("            hi = out(reg) _,")
-    w("            options(pure, readonly, nostack),")
+    for s in operands:
+        w(f"            {s},")
     w("        );")
     w("    }")
     w("    [" + ", ".join(f"a{j}" for j in range(n)) + "]")
     w("}")
     return lines
+
+
+def fn_mul(n):
+    return asm_fn(
+        n,
+        f"mont_mul_{n}",
+        [
+            f"`a * b * 2^-{64 * n} mod p`, where `pinv` is the modulus' {n} limbs then",
+            "`-p^-1 mod 2^64`.",
+            "",
+            f"Correct for `p < 2^{64 * n - 1}` (a spare top bit) and `a, b < p`.",
+        ],
+        [
+            f"SAFETY: reads the {n} limbs of `b` and the {n + 1} words of `pinv`",
+            "through their pointers, touches no other memory and no stack.",
+        ],
+        mul(n),
+        ["b = in(reg) b.as_ptr()", "pinv = in(reg) pinv.as_ptr()"]
+        + [f"p{j} = out(reg) _" for j in range(n)]
+        + ["inv = out(reg) _"]
+        + [f"t{k} = out(reg) _" for k in range(n + 1)]
+        + ["bi = out(reg) _", "lo = out(reg) _", "hi = out(reg) _"]
+        + ["options(pure, readonly, nostack)"],
+    )
 
 
 def fn_addsub(n, name, body, doc):
-    lines = []
-    w = lines.append
-    w("")
-    for d in doc:
-        w(f"/// {d}")
-    w("#[inline(always)]")
-    w(f"pub(crate) fn {name}_{n}(a: &[u64; {n}], b: &[u64; {n}], pinv: &[u64; {n + 1}]) -> [u64; {n}] {{")
-    w("    let [" + ", ".join(f"mut a{j}" for j in range(n)) + "] = *a;")
-    w(f"    // SAFETY: reads the {n} limbs of the modulus through `pinv`, touches no")
-    w("    // other memory and no stack.")
-    w("    unsafe {")
-    w("        asm!(")
-    for s in body:
-        w(f'            "{s}",')
-    for j in range(n):
-        w(f"            a{j} = inout(reg) a{j},")
-    for j in range(n):
-        w(f"            b{j} = inout(reg) b[{j}] => _,")
-    w("            pinv = in(reg) pinv.as_ptr(),")
-    for j in range(n):
-        w(f"            p{j} = out(reg) _,")
-    if name == "sub":
-        w("            mask = out(reg) _,")
-    w("            options(pure, readonly, nostack),")
-    w("        );")
-    w("    }")
-    w("    [" + ", ".join(f"a{j}" for j in range(n)) + "]")
-    w("}")
-    return lines
+    return asm_fn(
+        n,
+        f"{name}_{n}",
+        doc,
+        [
+            f"SAFETY: reads the {n} limbs of the modulus through `pinv`, touches no",
+            "other memory and no stack.",
+        ],
+        body,
+        [f"b{j} = inout(reg) b[{j}] => _" for j in range(n)]
+        + ["pinv = in(reg) pinv.as_ptr()"]
+        + [f"p{j} = out(reg) _" for j in range(n)]
+        + (["mask = out(reg) _"] if name == "sub" else [])
+        + ["options(pure, readonly, nostack)"],
+    )
 
 
 def main():

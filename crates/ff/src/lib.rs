@@ -246,7 +246,7 @@ macro_rules! asm_token_methods {
             pub fn mul<F: MontField>(self, a: &F, b: &F) -> F {
                 if Self::covers::<F>() {
                     // SAFETY: a kernel covers F and `self` exists only where
-                    // the CPU runs it (the token's `detect`: $cpu).
+                    // the CPU runs it (the token's `detect`).
                     unsafe { a.mul_adx(b) }
                 } else {
                     a.mul_fast(b)

@@ -91,6 +91,32 @@ fn field_kernels_match_arkworks() {
     check::<ark_secp256r1::Fr>(9);
 }
 
+/// The assembly kernels (`add_asm`, `sub_asm`, and `mul_adx` when
+/// `with_mul`) against arkworks' operators on `n` random pairs (seeds
+/// `seed`, `seed + 1`) and on every pair of `edges`. `F` must be covered by
+/// a kernel, and `with_mul` only where the multiplication runs.
+fn asm_agrees_on_pairs<F: MontField>(seed: u64, n: usize, edges: &[F], with_mul: bool) {
+    assert!(F::ADX_MUL || F::ADX_MUL6 || F::ADX_MUL_FULL);
+    let a: Vec<F> = random_vec(n, seed);
+    let b: Vec<F> = random_vec(n, seed + 1);
+    let pairs = a.iter().zip(&b).map(|(x, y)| (*x, *y)).chain(
+        edges
+            .iter()
+            .flat_map(|x| edges.iter().map(move |y| (*x, *y))),
+    );
+    for (x, y) in pairs {
+        // SAFETY: a kernel covers F (asserted above); the caller sets
+        // `with_mul` only where the multiplication runs.
+        unsafe {
+            assert_eq!(x.add_asm(&y), x + y, "{x} + {y}");
+            assert_eq!(x.sub_asm(&y), x - y, "{x} - {y}");
+            if with_mul {
+                assert_eq!(x.mul_adx(&y), x * y, "{x} * {y}");
+            }
+        }
+    }
+}
+
 /// The spare-bit assembly kernels (x86-64's BMI2/ADX, aarch64's) on many
 /// random pairs (`ZKACCEL_TEST_FIELD_PAIRS`, default 20,000) and on every
 /// pair of edge and maximum-limb values.
@@ -98,23 +124,10 @@ fn field_kernels_match_arkworks() {
 fn spare_bit_kernels_on_many_values() {
     fn check<F: MontField>(seed: u64, n: usize) {
         assert!(F::ADX_MUL || F::ADX_MUL6);
-        let a: Vec<F> = random_vec(n, seed);
-        let b: Vec<F> = random_vec(n, seed + 1);
         let mut edges: Vec<F> = common::random_and_edge_values(0, seed);
         edges.extend(max_limb_values::<F>());
-        let pairs = a.iter().zip(&b).map(|(x, y)| (*x, *y)).chain(
-            edges
-                .iter()
-                .flat_map(|x| edges.iter().map(move |y| (*x, *y))),
-        );
-        for (x, y) in pairs {
-            // SAFETY: ADX_MUL or ADX_MUL6 holds; `asm_mul_runs` was checked.
-            unsafe {
-                assert_eq!(x.add_asm(&y), x + y, "{x} + {y}");
-                assert_eq!(x.sub_asm(&y), x - y, "{x} - {y}");
-                assert_eq!(x.mul_adx(&y), x * y, "{x} * {y}");
-            }
-        }
+        // `asm_mul_runs` was checked before any call.
+        asm_agrees_on_pairs(seed, n, &edges, true);
     }
     if !asm_mul_runs() {
         let _ = writeln!(
@@ -141,8 +154,6 @@ fn spare_bit_kernels_on_many_values() {
 fn full_width_kernels_on_many_values() {
     fn check<F: MontField>(seed: u64) {
         assert!(F::ADX_MUL_FULL);
-        let a: Vec<F> = random_vec(20_000, seed);
-        let b: Vec<F> = random_vec(20_000, seed + 1);
         let mut edges: Vec<F> = [0u64, 1, u64::MAX]
             .iter()
             .flat_map(|&w| (0..4).map(move |i| (w, i)))
@@ -157,21 +168,7 @@ fn full_width_kernels_on_many_values() {
             -F::one().double(),
             F::from(2u64).inverse().unwrap(),
         ]);
-        let pairs = a.iter().zip(&b).map(|(x, y)| (*x, *y)).chain(
-            edges
-                .iter()
-                .flat_map(|x| edges.iter().map(move |y| (*x, *y))),
-        );
-        for (x, y) in pairs {
-            // SAFETY: ADX_MUL_FULL holds; the CPU check guards mul_adx.
-            unsafe {
-                assert_eq!(x.add_asm(&y), x + y);
-                assert_eq!(x.sub_asm(&y), x - y);
-                if adx_supported() {
-                    assert_eq!(x.mul_adx(&y), x * y);
-                }
-            }
-        }
+        asm_agrees_on_pairs(seed, 20_000, &edges, adx_supported());
     }
     fn limbs_to_bigint<F: MontField>(limbs: [u64; 4]) -> F::BigInt {
         let mut b = F::BigInt::default();
