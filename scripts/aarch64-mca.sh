@@ -73,13 +73,7 @@ raw() {
 
 # body FILE SYMBOL: the instructions from SYMBOL's label to its first ret.
 body() {
-    awk -v sym="$2" '
-        $0 ~ "^"sym":" { on = 1; next }
-        on && /^[ \t]*ret/ { exit }
-        on && /^[ \t]*(\.|\/\/|;)/ { next }
-        on && /^[^ \t]/ { next }
-        on && NF { sub(/\/\/.*/, ""); print }
-    ' "$1"
+    raw "$1" "$2" | grep -vE '^[^[:space:]]|^[[:space:]]*ret' || true
 }
 
 # shape FILE: "" for straight-line code; "calls" or "loop" (a branch back
