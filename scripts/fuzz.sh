@@ -12,9 +12,19 @@
 # crash fails the run with a non-zero status and leaves the input in
 # fuzz/artifacts/.
 #
-# cargo-fuzz is installed from crates.io into .tools/ on first use. The pinned
-# stable toolchain runs it with RUSTC_BOOTSTRAP=1 (the instrumentation flags
-# are unstable); debug assertions and overflow checks are on (-a).
+# cargo-fuzz is installed from crates.io into .tools/ on first use (a debug
+# build of it: a tool that only starts cargo gains nothing from optimising,
+# and compiles in about half the time). The pinned stable toolchain runs it
+# with RUSTC_BOOTSTRAP=1 (the instrumentation flags are unstable); debug
+# assertions and overflow checks are on (-a).
+#
+# ZKACCEL_FUZZ_QUICK=1 (what CI sets) builds the targets without
+# AddressSanitizer and with 16 code-generation units a crate instead of
+# cargo-fuzz's one: on 2 cores that build is the stage's longest part
+# (wasmtime and Cranelift, for witness_inputs, are the largest crates), and
+# a smoke run of seconds gains little from either. Safe Rust is bounds-checked
+# without the sanitizer, and the unsafe code there is (the kernels' inline
+# assembly) is not instrumented by it anyway. The long runs keep both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -26,13 +36,20 @@ targets=("$@")
 tools=$root/.tools
 if [ ! -x "$tools/bin/cargo-fuzz" ]; then
     echo "== installing cargo-fuzz 0.13.2 into .tools/"
-    cargo install cargo-fuzz --version 0.13.2 --locked --root "$tools" --quiet
+    cargo install cargo-fuzz --version 0.13.2 --locked --debug --root "$tools" --quiet
 fi
 export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
 
+# The same flags for build and run: `cargo fuzz run` with other flags would
+# build everything again.
+flags=(-a)
+if [ "${ZKACCEL_FUZZ_QUICK:-0}" = 1 ]; then
+    flags+=(--sanitizer none --codegen-units 16)
+fi
+
 cd fuzz
-echo "== building the fuzz targets"
-cargo fuzz build -a
+echo "== building the fuzz targets (cargo fuzz build ${flags[*]})"
+cargo fuzz build "${flags[@]}"
 # One target's run: the committed corpus replayed, then SECONDS of fuzzing;
 # its log in fuzz/target/fuzz-<target>.log, its exit status in .rc beside it.
 run_target() {
@@ -48,7 +65,7 @@ run_target() {
         dirs=("$work" "corpus/$t")
     fi
     local rc=0
-    cargo fuzz run -a "$t" "${dirs[@]}" -- \
+    cargo fuzz run "${flags[@]}" "$t" "${dirs[@]}" -- \
         -max_total_time="$secs" -rss_limit_mb=4096 -timeout=60 -print_final_stats=1 \
         >"target/fuzz-$t.log" 2>&1 || rc=$?
     echo "$rc" >"target/fuzz-$t.rc"
