@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # SECONDS per target (default 30); the targets default to all of them:
-# dbc_cli dbc_chain msm ntt groth16_keys circom_files witness_inputs. Each run starts from the committed
+# dbc_cli dbc_chain msm ntt groth16_keys circom_files witness_inputs bulletproofs. Each run starts from the committed
 # seeds in fuzz/corpus/<target> and writes what it finds to a scratch copy in
 # fuzz/target/corpus/<target> (set ZKACCEL_FUZZ_SAVE=1 to grow the committed
 # corpus instead; then minimise it with `cargo fuzz cmin`). Targets run side
@@ -31,7 +31,7 @@ root=$PWD
 secs=${1:-30}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(dbc_cli dbc_chain msm ntt groth16_keys circom_files witness_inputs)
+[ ${#targets[@]} -gt 0 ] || targets=(dbc_cli dbc_chain msm ntt groth16_keys circom_files witness_inputs bulletproofs)
 
 tools=$root/.tools
 if [ ! -x "$tools/bin/cargo-fuzz" ]; then

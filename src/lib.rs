@@ -4,7 +4,7 @@
 //! byte-identical proofs.
 //!
 //! This crate re-exports the workspace's crates as modules ([`circom`],
-//! [`groth16`], [`curves`], [`pcs`], [`cpu`], [`ntt`], [`dbc`], [`cuda`], and
+//! [`groth16`], [`curves`], [`pcs`], [`bulletproofs`], [`cpu`], [`ntt`], [`dbc`], [`cuda`], and
 //! `witness` with the feature of that name); the
 //! README's crate table says what each gives.
 //!
@@ -64,3 +64,8 @@ pub use zkaccel_curves as curves;
 /// hasher, and the Merkle-path check stock verification leaves out
 /// ([`zkaccel_pcs`]).
 pub use zkaccel_pcs as pcs;
+
+/// Bulletproofs on secp256k1 in secp256k1-zkp's (Grin's) format: its
+/// generators and Pedersen commitments, byte-compatible
+/// ([`zkaccel_bulletproofs`]).
+pub use zkaccel_bulletproofs as bulletproofs;

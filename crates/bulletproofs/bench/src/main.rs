@@ -1,0 +1,106 @@
+//! Range-proof verification: zkaccel's `RangeVerifier::verify_batch`
+//! against the C library's `secp256k1_bulletproof_rangeproof_verify_multi`
+//! (single-threaded), the same proofs (made by the C prover), interleaved,
+//! medians.
+//!
+//! ```text
+//! bp-bench [--rounds R] [--shapes MxB,...]    M values a proof, B proofs a batch
+//! ```
+//!
+//! Both verifiers must accept every batch, and refuse it with one proof
+//! changed, before anything is timed. zkaccel's thread count is rayon's
+//! (`RAYON_NUM_THREADS`).
+
+// The oracle tests' wrapper of the C library (this binary uses part of it).
+#[allow(dead_code)]
+#[path = "../../tests/oracle/c_lib.rs"]
+mod c_lib;
+
+use c_lib::C;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha20Rng;
+use zkaccel_bulletproofs::{Blinding, Commitment, Generators, ProofInput, RangeVerifier};
+use zkaccel_testkit::timing::interleaved;
+
+fn arg(args: &[String], name: &str) -> Option<String> {
+    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let rounds: usize = arg(&args, "--rounds").map_or(11, |r| r.parse().expect("--rounds N"));
+    let shapes = arg(&args, "--shapes").unwrap_or_else(|| "1x1,2x1,8x1,1x16,1x64,1x256".into());
+    println!("zkaccel threads: {}; C verifier: one thread", rayon::current_num_threads());
+    println!();
+    println!("| values a proof | proofs | terms | C verify_multi, ms | zkaccel, ms | zkaccel per proof, µs | speed-up |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    for shape in shapes.split(',') {
+        let (m, batch) = shape.split_once('x').expect("shapes look like 2x1");
+        let (m, batch): (usize, usize) = (m.parse().unwrap(), batch.parse().unwrap());
+        run(m, batch, rounds);
+    }
+}
+
+fn run(m: usize, batch: usize, rounds: usize) {
+    // Grin's 256 generators where they suffice, as Grin verifies.
+    let count = (2 * 64 * m).max(256);
+    let c = C::new(count);
+    let ours = RangeVerifier::new(Generators::new(count).expect("generators"));
+    let mut rng = ChaCha20Rng::seed_from_u64((m * 1000 + batch) as u64);
+    let mut proofs = Vec::new();
+    let mut commits = Vec::new();
+    for _ in 0..batch {
+        let values: Vec<u64> = (0..m).map(|_| rng.gen()).collect();
+        let blinds: Vec<[u8; 32]> = (0..m)
+            .map(|_| loop {
+                let mut b = [0u8; 32];
+                rng.fill_bytes(&mut b);
+                if Blinding::from_be_bytes(&b).is_ok() {
+                    break b;
+                }
+            })
+            .collect();
+        let mut nonce = [0u8; 32];
+        rng.fill_bytes(&mut nonce);
+        proofs.push(c.prove(&values, &blinds, 64, &nonce, None));
+        commits.push(
+            values
+                .iter()
+                .zip(&blinds)
+                .map(|(v, b)| Commitment::commit(*v, &Blinding::from_be_bytes(b).unwrap()).unwrap())
+                .collect::<Vec<_>>(),
+        );
+    }
+    let extras = vec![None; batch];
+    let check = |proofs: &[Vec<u8>]| -> (bool, bool) {
+        let ins: Vec<ProofInput<'_>> = proofs
+            .iter()
+            .zip(&commits)
+            .map(|(p, c)| ProofInput { proof: p, commitments: c, extra: None })
+            .collect();
+        (c.verify_multi(proofs, &commits, 64, &extras), ours.verify_batch(&ins, 64).is_ok())
+    };
+    assert_eq!(check(&proofs), (true, true), "a valid batch was refused");
+    let mut spoiled = proofs.clone();
+    let last = spoiled[batch - 1].len() - 1;
+    spoiled[batch - 1][last] ^= 1;
+    assert_eq!(check(&spoiled), (false, false), "a spoiled batch was accepted");
+
+    let ins: Vec<ProofInput<'_>> = proofs
+        .iter()
+        .zip(&commits)
+        .map(|(p, c)| ProofInput { proof: p, commitments: c, extra: None })
+        .collect();
+    let (c_ms, z_ms) = interleaved(
+        rounds,
+        || assert!(c.verify_multi(&proofs, &commits, 64, &extras)),
+        || assert!(ours.verify_batch(&ins, 64).is_ok()),
+    );
+    let lg = (64 * m).trailing_zeros() as usize - 1;
+    let terms = 2 * 64 * m + 2 + batch * (4 + m + 2 * lg);
+    println!(
+        "| {m} | {batch} | {terms} | {c_ms:.3} | {z_ms:.3} | {:.1} | {:.2}x |",
+        z_ms * 1e3 / batch as f64,
+        c_ms / z_ms
+    );
+}

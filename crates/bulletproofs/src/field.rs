@@ -1,0 +1,225 @@
+//! Big-endian bytes to field elements and back, and the square root and
+//! quadratic-residue test exactly as libsecp256k1 defines them.
+
+use ark_ff::{BigInt, BigInteger, Field, PrimeField};
+use ark_secp256k1::{Fq, Fr};
+use zkaccel_cpu::{AdxOps, FieldOps, PortableOps};
+
+/// 32 big-endian bytes as a 256-bit integer.
+fn bigint_from_be(bytes: &[u8; 32]) -> BigInt<4> {
+    let mut limbs = [0u64; 4];
+    for (i, chunk) in bytes.chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        limbs[3 - i] = u64::from_be_bytes(w);
+    }
+    BigInt(limbs)
+}
+
+/// The coordinate the 32 big-endian bytes encode, or `None` at or above p
+/// (libsecp256k1's `secp256k1_fe_set_b32` refuses those too).
+pub(crate) fn fq_from_be(bytes: &[u8; 32]) -> Option<Fq> {
+    Fq::from_bigint(bigint_from_be(bytes))
+}
+
+/// The scalar the 32 big-endian bytes encode, or `None` at or above n.
+pub(crate) fn fr_from_be(bytes: &[u8; 32]) -> Option<Fr> {
+    Fr::from_bigint(bigint_from_be(bytes))
+}
+
+/// A field element as 32 big-endian bytes.
+pub(crate) fn fq_to_be(x: &Fq) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&x.into_bigint().to_bytes_be());
+    out
+}
+
+/// A scalar as 32 big-endian bytes.
+pub(crate) fn fr_to_be(x: &Fr) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out.copy_from_slice(&x.into_bigint().to_bytes_be());
+    out
+}
+
+/// `a^((p+1)/4)` when that is a square root of `a` (p = 3 mod 4), the root
+/// `secp256k1_fe_sqrt` returns; `None` when `a` is not a square. Which of
+/// the two roots matters: the generator map negates it by another rule.
+pub(crate) fn sqrt(a: &Fq) -> Option<Fq> {
+    let r = sqrt_power(a);
+    (r.square() == *a).then_some(r)
+}
+
+/// `a^((p+1)/4)`, a square root of `a` when there is one, and what
+/// `secp256k1_fe_sqrt` leaves in its output either way.
+pub(crate) fn sqrt_power(a: &Fq) -> Fq {
+    FieldKernel::detect().sqrt_power(a)
+}
+
+/// The field arithmetic square roots run on: zkaccel-ff's full-width
+/// assembly where the CPU has BMI2/ADX, its portable kernel elsewhere
+/// (what `ZKACCEL_KERNEL` selects for the MSM too).
+#[derive(Clone, Copy)]
+pub(crate) enum FieldKernel {
+    Asm(AdxOps),
+    Portable,
+}
+
+impl FieldKernel {
+    /// The fastest kernel this CPU runs.
+    pub(crate) fn detect() -> Self {
+        AdxOps::new().map_or(FieldKernel::Portable, FieldKernel::Asm)
+    }
+
+    /// `a^((p+1)/4)` ([`sqrt_power`]).
+    pub(crate) fn sqrt_power(self, a: &Fq) -> Fq {
+        match self {
+            FieldKernel::Asm(mut k) => power_chain(&mut k, a),
+            FieldKernel::Portable => power_chain(&mut PortableOps, a),
+        }
+    }
+
+    /// The square root of `a` that is itself a square, if `a` has one.
+    pub(crate) fn sqrt(self, a: &Fq) -> Option<Fq> {
+        let r = self.sqrt_power(a);
+        (r.square() == *a).then_some(r)
+    }
+
+    /// [`FieldKernel::sqrt`] of every element. (Interleaving several
+    /// chains measured no faster: the full-width product is bound by its
+    /// multiplier throughput, not its latency.)
+    pub(crate) fn sqrt_many(self, a: &[Fq]) -> Vec<Option<Fq>> {
+        a.iter().map(|a| self.sqrt(a)).collect()
+    }
+}
+
+/// `a^((p+1)/4)` by an addition chain: the exponent's bits are 223 ones, a
+/// zero, 22 ones, four zeros, two ones and two zeros, so `a^(2^k - 1)` for
+/// k = 2, 3, 6, 9, 11, 22, 44, 88, 176, 220, 223 (each from two earlier
+/// ones), then the blocks shifted into place: 253 squarings and 13
+/// multiplications, where the binary method takes about 250 of each.
+fn power_chain<O: FieldOps<Fq>>(k: &mut O, a: &Fq) -> Fq {
+    // a^(2^n - 1) from a^(2^m - 1) and a^(2^(n-m) - 1).
+    let ones = |k: &mut O, hi: &Fq, shift: usize, lo: &Fq| {
+        let mut t = *hi;
+        for _ in 0..shift {
+            t = k.sqr(&t);
+        }
+        k.mul(&t, lo)
+    };
+    let x1 = *a;
+    let x2 = ones(k, &x1, 1, &x1);
+    let x3 = ones(k, &x2, 1, &x1);
+    let x6 = ones(k, &x3, 3, &x3);
+    let x9 = ones(k, &x6, 3, &x3);
+    let x11 = ones(k, &x9, 2, &x2);
+    let x22 = ones(k, &x11, 11, &x11);
+    let x44 = ones(k, &x22, 22, &x22);
+    let x88 = ones(k, &x44, 44, &x44);
+    let x176 = ones(k, &x88, 88, &x88);
+    let x220 = ones(k, &x176, 44, &x44);
+    let x223 = ones(k, &x220, 3, &x3);
+    // 223 ones | 0 + 22 ones | 0000 + 11 | 00
+    let t = ones(k, &x223, 23, &x22);
+    let t = ones(k, &t, 6, &x2);
+    let t = k.sqr(&t);
+    k.sqr(&t)
+}
+
+/// `a^((p+1)/4)` by arkworks' binary method: the reference the chain is
+/// tested against.
+#[cfg(test)]
+fn sqrt_power_binary(a: &Fq) -> Fq {
+    let mut e = Fq::MODULUS;
+    e.add_with_carry(&BigInt::from(1u64));
+    e >>= 2;
+    a.pow(e)
+}
+
+/// Whether `y` is a square mod p (`secp256k1_fe_is_quad_var`; zero counts
+/// as one, although no curve point has y = 0).
+pub(crate) fn is_quad(y: &Fq) -> bool {
+    !y.legendre().is_qnr()
+}
+
+/// Whether the canonical integer of `t` is odd (`secp256k1_fe_is_odd`).
+pub(crate) fn is_odd(t: &Fq) -> bool {
+    t.into_bigint().is_odd()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_round_trip_and_bounds() {
+        let p_minus_1 = -Fq::from(1u64);
+        let b = fq_to_be(&p_minus_1);
+        assert_eq!(fq_from_be(&b), Some(p_minus_1));
+        // p itself: FFFFFFFF...FFFFFFFE FFFFFC2F.
+        let mut p = [0xffu8; 32];
+        p[27] = 0xfe;
+        p[30] = 0xfc;
+        p[31] = 0x2f;
+        assert_eq!(fq_from_be(&p), None);
+        p[31] = 0x2e;
+        assert_eq!(fq_from_be(&p), Some(p_minus_1));
+        assert_eq!(fq_from_be(&[0u8; 32]), Some(Fq::from(0u64)));
+        let n_minus_1 = -Fr::from(1u64);
+        assert_eq!(fr_from_be(&fr_to_be(&n_minus_1)), Some(n_minus_1));
+        assert_eq!(fr_from_be(&[0xff; 32]), None);
+    }
+
+    #[test]
+    fn chain_equals_the_binary_method_on_every_kernel() {
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+        let mut inputs: Vec<Fq> = [0u64, 1, 2, 3, 7].iter().map(|&v| Fq::from(v)).collect();
+        inputs.push(-Fq::from(1u64));
+        inputs.push(-Fq::from(2u64));
+        inputs.extend((0..200).map(|_| <Fq as ark_ff::UniformRand>::rand(&mut rng)));
+        let mut kernels = vec![FieldKernel::Portable];
+        match AdxOps::new() {
+            Some(k) => kernels.push(FieldKernel::Asm(k)),
+            None => {
+                use std::io::Write;
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "SKIPPED: the assembly kernel (no BMI2/ADX here)"
+                );
+            }
+        }
+        for a in &inputs {
+            let want = sqrt_power_binary(a);
+            for k in &kernels {
+                assert_eq!(k.sqrt_power(a), want, "a = {a}");
+            }
+        }
+        // Batches: the same roots.
+        for len in 0..=9 {
+            for k in &kernels {
+                let many = k.sqrt_many(&inputs[..len]);
+                let one: Vec<_> = inputs[..len].iter().map(|a| k.sqrt(a)).collect();
+                assert_eq!(many, one, "{len} elements");
+            }
+        }
+    }
+
+    #[test]
+    fn sqrt_is_the_power_and_refuses_non_squares() {
+        for v in [0u64, 1, 2, 4, 9, 7, 1234567] {
+            let a = Fq::from(v);
+            match sqrt(&a) {
+                Some(r) => {
+                    assert_eq!(r * r, a);
+                    // The root is itself a square ((p+1)/4 is even).
+                    assert!(is_quad(&r));
+                }
+                None => assert!(a.legendre().is_qnr(), "{v}"),
+            }
+        }
+        // -1 is not a square mod p (p = 3 mod 4).
+        assert_eq!(sqrt(&-Fq::from(1u64)), None);
+        assert!(!is_quad(&-Fq::from(1u64)));
+        assert!(is_odd(&Fq::from(3u64)) && !is_odd(&Fq::from(4u64)) && !is_odd(&-Fq::from(1u64)));
+    }
+}
