@@ -11,12 +11,11 @@
 //! the `G_i`, the rest the `H_i`.
 
 use crate::field::{fq_from_be, fq_to_be, is_odd, sqrt, sqrt_power};
+use crate::hash::{hmac_sha256 as hmac, sha256};
 use crate::Error;
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::Field;
 use ark_secp256k1::{Affine, Fq, Projective};
-use hmac::{Hmac, Mac};
-use sha2::{Digest, Sha256};
 
 /// How many generators Grin's `grin_secp256k1zkp` creates (its
 /// `MAX_GENERATORS`): 128 `G_i` and 128 `H_i`, enough for two aggregated
@@ -81,11 +80,7 @@ pub(crate) fn svdw(t: &Fq) -> Affine {
 pub fn generator_generate(key: &[u8; 32]) -> Result<Affine, Error> {
     let mut sum = Projective::default();
     for prefix in [b"1st generation: ", b"2nd generation: "] {
-        let mut h = Sha256::new();
-        h.update(prefix);
-        h.update(key);
-        let digest: [u8; 32] = h.finalize().into();
-        let t = fq_from_be(&digest).ok_or(Error::HashNotInField)?;
+        let t = fq_from_be(&sha256(&[prefix, key])).ok_or(Error::HashNotInField)?;
         sum += svdw(&t);
     }
     let p = sum.into_affine();
@@ -102,15 +97,6 @@ pub struct Rfc6979HmacSha256 {
     v: [u8; 32],
     k: [u8; 32],
     retry: bool,
-}
-
-fn hmac(key: &[u8; 32], parts: &[&[u8]]) -> [u8; 32] {
-    // HMAC accepts keys of any length; a 32-byte key cannot fail.
-    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes any key length");
-    for p in parts {
-        mac.update(p);
-    }
-    mac.finalize().into_bytes().into()
 }
 
 impl Rfc6979HmacSha256 {

@@ -35,6 +35,7 @@ mod commitment;
 mod error;
 mod field;
 mod generators;
+mod hash;
 mod prove;
 mod rangeproof;
 

@@ -14,14 +14,14 @@
 //! and cannot be rewound with Grin's rewind nonce.
 
 use crate::commitment::value_generator;
-use crate::field::{fq_to_be, fr_to_be, is_quad};
-use crate::rangeproof::{proof_len, update_commit, Signed};
+use crate::field::{fq_to_be, fr_to_be};
+use crate::hash::sha256;
+use crate::rangeproof::{shape, update_commit, Signed};
 use crate::{Blinding, Commitment, Generators, ProofError};
 use ark_ec::{AffineRepr, CurveGroup};
 use ark_ff::{AdditiveGroup, Field, One, UniformRand};
 use ark_secp256k1::{Affine, Fr, Projective};
 use rand::{CryptoRng, RngCore};
-use sha2::{Digest, Sha256};
 
 /// Why a proof could not be made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,16 +74,16 @@ fn msm(bases: &[Affine], scalars: &[Fr]) -> Projective {
 
 /// Points in the proof's encoding: a bit per point (set when y is not a
 /// square), then each x.
-fn serialize_points(out: &mut Vec<u8>, points: &[Affine]) {
+fn serialize_points(out: &mut Vec<u8>, points: &[Signed]) {
     let start = out.len();
     out.resize(start + points.len().div_ceil(8), 0);
     for (i, p) in points.iter().enumerate() {
-        if !is_quad(&p.y) {
+        if p.y_not_square {
             out[start + i / 8] |= 1 << (i % 8);
         }
     }
     for p in points {
-        out.extend_from_slice(&fq_to_be(&p.x));
+        out.extend_from_slice(&fq_to_be(&p.point.x));
     }
 }
 
@@ -91,13 +91,13 @@ fn inner(a: &[Fr], b: &[Fr]) -> Fr {
     a.iter().zip(b).map(|(x, y)| *x * y).sum()
 }
 
-/// The proof's length, or why there is no such proof.
+/// `n` and the proof's length, or why there is no such proof.
 fn check_shape(
     gens: &Generators,
     values: &[u64],
     blindings: &[Blinding],
     nbits: usize,
-) -> Result<usize, ProveError> {
+) -> Result<(usize, usize), ProveError> {
     let m = values.len();
     if blindings.len() != m {
         return Err(ProveError::Blindings {
@@ -105,28 +105,16 @@ fn check_shape(
             blindings: blindings.len(),
         });
     }
-    if !nbits.is_power_of_two() || nbits > crate::MAX_NBITS {
-        return Err(ProveError::Shape(ProofError::Bits(nbits)));
-    }
-    let len = proof_len(nbits, m).ok_or(ProveError::Shape(ProofError::Commitments(m)))?;
-    let n = nbits * m;
-    let have = gens.g().len().min(gens.h().len());
-    if have < n {
-        let needed = 2 * n;
-        return Err(ProveError::Shape(ProofError::TooFewGenerators {
-            needed,
-            have: 2 * have,
-        }));
-    }
+    let shape = shape(gens, nbits, m).map_err(ProveError::Shape)?;
     if let Some(i) = values.iter().position(|&v| nbits < 64 && v >> nbits != 0) {
         return Err(ProveError::ValueTooLarge(i));
     }
-    Ok(len)
+    Ok(shape)
 }
 
 /// `l(X) = l0 + s_L X` and `r(X) = r0 + r1 X` at the challenges: `l0 =
 /// a_L - z`, `r0 = y^i (a_R + z) + z^(2+c) 2^k`, `r1 = y^i s_R`.
-fn polynomials(a_l: &[Fr], s_r: &[Fr], nbits: usize, y: Fr, z: Fr) -> [Vec<Fr>; 3] {
+fn polynomials(a_l: &[Fr], a_r: &[Fr], s_r: &[Fr], nbits: usize, y: Fr, z: Fr) -> [Vec<Fr>; 3] {
     let n = a_l.len();
     let mut l0 = Vec::with_capacity(n);
     let mut r0 = Vec::with_capacity(n);
@@ -140,7 +128,7 @@ fn polynomials(a_l: &[Fr], s_r: &[Fr], nbits: usize, y: Fr, z: Fr) -> [Vec<Fr>; 
             two_k = Fr::one();
         }
         l0.push(a_l[i] - z);
-        r0.push(y_i * (a_l[i] - Fr::one() + z) + z_c * two_k);
+        r0.push(y_i * (a_r[i] + z) + z_c * two_k);
         r1.push(y_i * s_r[i]);
         y_i *= y;
         two_k = two_k.double();
@@ -159,8 +147,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     extra: Option<&[u8]>,
     rng: &mut R,
 ) -> Result<(Vec<u8>, Vec<Commitment>), ProveError> {
-    let len = check_shape(gens, values, blindings, nbits)?;
-    let n = nbits * values.len();
+    let (n, len) = check_shape(gens, values, blindings, nbits)?;
     let (g_i, h_i) = (&gens.g()[..n], &gens.h()[..n]);
     let value_gen = value_generator();
     let blind_gen = Affine::generator();
@@ -176,11 +163,7 @@ pub fn prove<R: RngCore + CryptoRng>(
         update_commit(&mut commit, &Signed::new(v.point()), &value_signed);
     }
     if let Some(extra) = extra {
-        commit = Sha256::new()
-            .chain_update(commit)
-            .chain_update(extra)
-            .finalize()
-            .into();
+        commit = sha256(&[&commit, extra]);
     }
 
     // Bits, and the random masks.
@@ -205,7 +188,7 @@ pub fn prove<R: RngCore + CryptoRng>(
     update_commit(&mut commit, &a_s, &s_s);
     let z = challenge(&commit)?;
 
-    let [l0, r0, r1] = polynomials(&a_l, &s_r, nbits, y, z);
+    let [l0, r0, r1] = polynomials(&a_l, &a_r, &s_r, nbits, y, z);
     let t1 = inner(&l0, &r1) + inner(&s_l, &r0);
     let t2 = inner(&s_l, &r1);
     let big_t1 = (value_gen * t1 + blind_gen * tau1).into_affine();
@@ -213,7 +196,8 @@ pub fn prove<R: RngCore + CryptoRng>(
     if big_t1.is_zero() || big_t2.is_zero() {
         return Err(ProveError::Degenerate);
     }
-    update_commit(&mut commit, &Signed::new(big_t1), &Signed::new(big_t2));
+    let (t1_s, t2_s) = (Signed::new(big_t1), Signed::new(big_t2));
+    update_commit(&mut commit, &t1_s, &t2_s);
     let x = challenge(&commit)?;
 
     let mut z_pow = z.square();
@@ -230,12 +214,8 @@ pub fn prove<R: RngCore + CryptoRng>(
     let mut proof = Vec::with_capacity(len);
     proof.extend_from_slice(&fr_to_be(&-tau_x));
     proof.extend_from_slice(&fr_to_be(&-mu));
-    serialize_points(&mut proof, &[a, s, big_t1, big_t2]);
-    commit = Sha256::new()
-        .chain_update(commit)
-        .chain_update(&proof[..64])
-        .finalize()
-        .into();
+    serialize_points(&mut proof, &[a_s, s_s, t1_s, t2_s]);
+    commit = sha256(&[&commit, &proof[..64]]);
     proof.extend_from_slice(&fr_to_be(&t));
     let y_inv = y.inverse().ok_or(ProveError::Degenerate)?;
     inner_product(&mut proof, commit, l, r, g_i, h_i, y_inv, blind_gen)?;
@@ -263,11 +243,7 @@ fn inner_product(
         }
         return Ok(());
     }
-    let mut commit: [u8; 32] = Sha256::new()
-        .chain_update(commit)
-        .chain_update(&proof[proof.len() - 32..])
-        .finalize()
-        .into();
+    let mut commit = sha256(&[&commit, &proof[proof.len() - 32..]]);
     let ux = challenge(&commit)?;
     let mut g: Vec<Affine> = g_i.to_vec();
     let mut y_pow = Fr::one();
@@ -300,7 +276,8 @@ fn inner_product(
         if l_pt.is_zero() || r_pt.is_zero() {
             return Err(ProveError::Degenerate);
         }
-        update_commit(&mut commit, &Signed::new(l_pt), &Signed::new(r_pt));
+        let (l_s, r_s) = (Signed::new(l_pt), Signed::new(r_pt));
+        update_commit(&mut commit, &l_s, &r_s);
         let x = challenge(&commit)?;
         let x_inv = x.inverse().ok_or(ProveError::Degenerate)?;
         a = (0..half).map(|j| a_e[j] * x + a_o[j] * x_inv).collect();
@@ -311,7 +288,7 @@ fn inner_product(
         };
         g = fold(&g_e, &g_o, x_inv, x);
         h = fold(&h_e, &h_o, x, x_inv);
-        lr.extend([l_pt, r_pt]);
+        lr.extend([l_s, r_s]);
     }
     for v in a.iter().chain(&b) {
         proof.extend_from_slice(&fr_to_be(v));

@@ -31,6 +31,7 @@
 
 use crate::commitment::value_generator;
 use crate::field::{fq_to_be, fr_from_be, fr_to_be, is_quad, FieldKernel};
+use crate::hash::sha256;
 use crate::{Commitment, Error, Generators};
 use ark_ec::AffineRepr;
 use ark_ff::{batch_inversion, AdditiveGroup, Field, One, PrimeField, Zero};
@@ -66,6 +67,32 @@ fn inner_product_len(n: usize) -> usize {
         let lg = rounds(n);
         32 * (1 + 2 * lg + 4) + (2 * lg).div_ceil(8)
     }
+}
+
+/// For `m` values of `nbits` bits under `gens`: `n = nbits·m` and the
+/// proof's length, or why there is no such proof (the checks the prover
+/// and the verifier share).
+pub(crate) fn shape(
+    gens: &Generators,
+    nbits: usize,
+    m: usize,
+) -> Result<(usize, usize), ProofError> {
+    if !nbits.is_power_of_two() || nbits > MAX_NBITS {
+        return Err(ProofError::Bits(nbits));
+    }
+    if !m.is_power_of_two() {
+        return Err(ProofError::Commitments(m));
+    }
+    let n = nbits * m;
+    let have = gens.g().len().min(gens.h().len());
+    if have < n {
+        return Err(ProofError::TooFewGenerators {
+            needed: 2 * n,
+            have: 2 * have,
+        });
+    }
+    let len = proof_len(nbits, m).ok_or(ProofError::Commitments(m))?;
+    Ok((n, len))
 }
 
 /// Rounds of the inner-product argument for `n` (a power of two): it halves
@@ -207,14 +234,6 @@ pub struct RangeVerifier {
 pub(crate) fn nonzero_scalar(bytes: &[u8]) -> Option<Fr> {
     let b: &[u8; 32] = bytes.try_into().ok()?;
     fr_from_be(b).filter(|s| !s.is_zero())
-}
-
-fn sha256(parts: &[&[u8]]) -> [u8; 32] {
-    let mut h = Sha256::new();
-    for p in parts {
-        h.update(p);
-    }
-    h.finalize().into()
 }
 
 /// A point and whether its y is not a square mod p (its sign bit in the
@@ -404,22 +423,8 @@ impl RangeVerifier {
         input: &ProofInput<'_>,
         nbits: usize,
     ) -> Result<Parsed, ProofError> {
-        if !nbits.is_power_of_two() || nbits > MAX_NBITS {
-            return Err(ProofError::Bits(nbits));
-        }
         let m = input.commitments.len();
-        if !m.is_power_of_two() {
-            return Err(ProofError::Commitments(m));
-        }
-        let n = nbits * m;
-        let have = self.gens.g().len().min(self.gens.h().len());
-        if have < n {
-            return Err(ProofError::TooFewGenerators {
-                needed: 2 * n,
-                have: 2 * have,
-            });
-        }
-        let expected = proof_len(nbits, m).ok_or(ProofError::Commitments(m))?;
+        let (n, expected) = shape(&self.gens, nbits, m)?;
         let proof = input.proof;
         if proof.len() != expected {
             return Err(ProofError::Length {
