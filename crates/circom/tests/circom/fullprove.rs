@@ -6,11 +6,9 @@
 //! every bad input and module refused in one line with no proof written,
 //! and `CircomProver::prove_inputs` in Rust.
 
-mod support;
-
+use crate::support::{fixture, skip, snarkjs, FIXTURES};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use support::{fixture, skip, snarkjs, FIXTURES};
 use zkaccel_circom::witness::{Inputs, WitnessCalculator, WitnessError};
 use zkaccel_circom::{read_wtns, CircomError, CircomProver, ZkeyOptions};
 use zkaccel_groth16::Backend;
