@@ -19,12 +19,15 @@
 # assertions and overflow checks are on (-a).
 #
 # ZKACCEL_FUZZ_QUICK=1 (what CI sets) builds the targets without
-# AddressSanitizer and with 16 code-generation units a crate instead of
-# cargo-fuzz's one: on 2 cores that build is the stage's longest part
-# (wasmtime and Cranelift, for witness_inputs, are the largest crates), and
-# a smoke run of seconds gains little from either. Safe Rust is bounds-checked
-# without the sanitizer, and the unsafe code there is (the kernels' inline
-# assembly) is not instrumented by it anyway. The long runs keep both.
+# AddressSanitizer, without debug info and with 16 code-generation units a
+# crate instead of cargo-fuzz's one, and leaves out witness_inputs (the
+# fuzz crate's feature `witness`): on 2 cores that build is the stage's
+# longest part, wasmtime and Cranelift half of it, and a smoke run of
+# seconds gains little from any of them. witness_inputs' committed seeds
+# are replayed by zkaccel-witness's tests (tests/fixtures.rs) instead.
+# Safe Rust is bounds-checked without the sanitizer, and the unsafe code
+# there is (the kernels' inline assembly) is not instrumented by it
+# anyway. The long runs keep all of it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -44,7 +47,17 @@ export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
 # build everything again.
 flags=(-a)
 if [ "${ZKACCEL_FUZZ_QUICK:-0}" = 1 ]; then
-    flags+=(--sanitizer none --codegen-units 16)
+    flags+=(--sanitizer none --codegen-units 16 --no-default-features)
+    export CARGO_PROFILE_RELEASE_DEBUG=0
+    quick=()
+    for t in "${targets[@]}"; do
+        if [ "$t" = witness_inputs ]; then
+            echo "-- witness_inputs left out (ZKACCEL_FUZZ_QUICK=1 builds without wasmtime; its seeds are replayed by zkaccel-witness's tests)"
+        else
+            quick+=("$t")
+        fi
+    done
+    targets=("${quick[@]}")
 fi
 
 cd fuzz

@@ -3,6 +3,7 @@
 //! witness.wtns from circom's own calculator), and every bad input and bad
 //! module refused with its own error.
 
+use std::io::Write;
 use std::path::PathBuf;
 use zkaccel_witness::{CalculatorOptions, Inputs, WitnessCalculator, WitnessError};
 
@@ -494,4 +495,72 @@ fn reused_instances_give_fresh_instances_witnesses() {
     });
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     assert!((1..=cpus.min(4)).contains(&calc.idle_instances()));
+}
+
+/// The fuzz target `witness_inputs`' committed seeds (fuzz/corpus), replayed
+/// here as that target's body runs them: CI's short fuzz run builds without
+/// wasmtime, so this is where the seeds are checked on every run. Each seed
+/// gives a witness of the module's size with the constant 1 first, or an
+/// error, the same from both read-outs; the fixture's own input gives
+/// snarkjs' witness, and the failing check and the wrong count are errors.
+#[test]
+fn fuzz_seeds_of_witness_inputs_replayed() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/witness_inputs");
+    let opts = CalculatorOptions::new().time_limit(Some(std::time::Duration::from_secs(5)));
+    let calc = WitnessCalculator::from_bytes_with(
+        &std::fs::read(fixture("arrays").join("circuit.wasm")).unwrap(),
+        &opts,
+    )
+    .unwrap();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let (mut ok, mut refused) = (Vec::new(), Vec::new());
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Ok(text) = String::from_utf8(std::fs::read(path).unwrap()) else {
+            continue;
+        };
+        let Ok(inputs) = Inputs::from_json(&text) else {
+            refused.push(name);
+            continue;
+        };
+        let fields = calc.calculate::<ark_bn254::Fr>(&inputs);
+        let wtns = calc.calculate_wtns(&inputs);
+        assert_eq!(
+            fields.is_ok(),
+            wtns.is_ok(),
+            "{name}: the two read-outs disagree"
+        );
+        match fields {
+            Ok(w) => {
+                assert_eq!(w.len(), calc.witness_size(), "{name}");
+                assert_eq!(w[0], ark_bn254::Fr::from(1u64), "{name}");
+                if name == "seed-fixture.json" {
+                    let want = std::fs::read(fixture("arrays").join("witness.wtns")).unwrap();
+                    assert!(wtns.unwrap() == want, "{name}: not snarkjs' witness");
+                }
+                ok.push(name);
+            }
+            Err(_) => refused.push(name),
+        }
+    }
+    let _ = writeln!(
+        std::io::stderr(),
+        "witness_inputs seeds: {} gave a witness, {} an error",
+        ok.len(),
+        refused.len()
+    );
+    assert!(
+        ok.iter().any(|n| n == "seed-fixture.json"),
+        "witnesses: {ok:?}"
+    );
+    for bad in ["seed-assert.json", "seed-count.json"] {
+        assert!(
+            refused.iter().any(|n| n == bad),
+            "{bad} was not refused: {refused:?}"
+        );
+    }
 }
