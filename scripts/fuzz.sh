@@ -18,9 +18,9 @@
 # with RUSTC_BOOTSTRAP=1 (the instrumentation flags are unstable); debug
 # assertions and overflow checks are on (-a).
 #
-# ZKACCEL_FUZZ_QUICK=1 (what CI sets) builds the targets without
-# AddressSanitizer, without debug info and with 16 code-generation units a
-# crate instead of cargo-fuzz's one, and leaves out witness_inputs (the
+# ZKACCEL_FUZZ_QUICK=1 (what .ci/run sets when asked to fuzz) builds the targets without
+# AddressSanitizer and with 16 code-generation units a crate instead of
+# cargo-fuzz's one, and leaves out witness_inputs (the
 # fuzz crate's feature `witness`): on 2 cores that build is the stage's
 # longest part, wasmtime and Cranelift half of it, and a smoke run of
 # seconds gains little from any of them. witness_inputs' committed seeds
@@ -47,8 +47,10 @@ export PATH="$tools/bin:$PATH" RUSTC_BOOTSTRAP=1
 # build everything again.
 flags=(-a)
 if [ "${ZKACCEL_FUZZ_QUICK:-0}" = 1 ]; then
+    # (Debug info stays: cargo-fuzz passes --config
+    # profile.release.debug="line-tables-only", which no environment
+    # setting overrides.)
     flags+=(--sanitizer none --codegen-units 16 --no-default-features)
-    export CARGO_PROFILE_RELEASE_DEBUG=0
     quick=()
     for t in "${targets[@]}"; do
         if [ "$t" = witness_inputs ]; then

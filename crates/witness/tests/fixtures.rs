@@ -507,11 +507,8 @@ fn reused_instances_give_fresh_instances_witnesses() {
 fn fuzz_seeds_of_witness_inputs_replayed() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/witness_inputs");
     let opts = CalculatorOptions::new().time_limit(Some(std::time::Duration::from_secs(5)));
-    let calc = WitnessCalculator::from_bytes_with(
-        &std::fs::read(fixture("arrays").join("circuit.wasm")).unwrap(),
-        &opts,
-    )
-    .unwrap();
+    let calc =
+        WitnessCalculator::from_file_with(fixture("arrays").join("circuit.wasm"), &opts).unwrap();
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
