@@ -33,6 +33,7 @@
 
 mod commitment;
 mod error;
+mod fe;
 mod field;
 mod generators;
 mod hash;

@@ -30,12 +30,13 @@
 //! at infinity.
 
 use crate::commitment::value_generator;
-use crate::field::{fq_to_be, fr_from_be, fr_to_be, is_quad, FieldKernel};
+use crate::fe::Fe;
+use crate::field::{fe_sqrt_many, fq_to_be, fr_from_be, fr_to_be, is_quad, FieldKernel};
 use crate::hash::sha256;
 use crate::{Commitment, Error, Generators};
 use ark_ec::AffineRepr;
-use ark_ff::{batch_inversion, AdditiveGroup, Field, One, PrimeField, Zero};
-use ark_secp256k1::{Affine, Config, Fq, Fr, Projective};
+use ark_ff::{batch_inversion, AdditiveGroup, Field, One, Zero};
+use ark_secp256k1::{Affine, Config, Fr, Projective};
 use sha2::{Digest, Sha256};
 use zkaccel_cpu::{FieldOps, PortableOps, PreparedBases};
 
@@ -271,20 +272,22 @@ pub(crate) fn update_commit(commit: &mut [u8; 32], l: &Signed, r: &Signed) {
 /// of `n` (sign bits first, then the x's): x is read modulo p as the C code
 /// reads it, y is the root that is a square, negated where the sign bit is
 /// set; `None` for an x with no point. The square roots run side by side.
-fn points_at(kernel: FieldKernel, data: &[u8], n: usize) -> Vec<Option<Signed>> {
+fn points_at(data: &[u8], n: usize) -> Vec<Option<Signed>> {
     let bitvec = n.div_ceil(8);
-    let xs: Vec<Fq> = (0..n)
-        .map(|i| Fq::from_be_bytes_mod_order(&data[bitvec + 32 * i..bitvec + 32 * i + 32]))
+    let xs: Vec<Fe> = (0..n)
+        .map(|i| Fe::from_be(&data[bitvec + 32 * i..bitvec + 32 * i + 32]))
         .collect();
-    let rhs: Vec<Fq> = xs.iter().map(|x| x.square() * x + Fq::from(7u64)).collect();
-    let roots = kernel.sqrt_many(&rhs);
+    let rhs: Vec<Fe> = xs.iter().map(|x| x.square().mul(x).add_u64(7)).collect();
+    let roots = fe_sqrt_many(&rhs);
     xs.iter()
         .zip(roots)
         .enumerate()
-        .map(|(i, (&x, y))| {
+        .map(|(i, (x, y))| {
             let negated = data[i / 8] >> (i % 8) & 1 == 1;
-            y.map(|y| Signed {
-                point: Affine::new_unchecked(x, if negated { -y } else { y }),
+            let y = y?;
+            let y = if negated { y.neg() } else { y };
+            Some(Signed {
+                point: Affine::new_unchecked(x.to_fq(), y.to_fq()),
                 y_not_square: negated,
             })
         })
@@ -382,7 +385,7 @@ impl RangeVerifier {
             return Err(ProofError::EmptyBatch);
         }
         let kernel = FieldKernel::detect();
-        let parsed = parse_all(proofs, |p| self.parse(kernel, p, nbits))?;
+        let parsed = parse_all(proofs, |p| self.parse(p, nbits))?;
         let randomizers = randomizers(proofs, &parsed)?;
         let indices: Vec<usize> = (0..parsed.len()).collect();
         let terms = map_all(&indices, |&i| {
@@ -417,12 +420,7 @@ impl RangeVerifier {
         bad
     }
 
-    fn parse(
-        &self,
-        kernel: FieldKernel,
-        input: &ProofInput<'_>,
-        nbits: usize,
-    ) -> Result<Parsed, ProofError> {
+    fn parse(&self, input: &ProofInput<'_>, nbits: usize) -> Result<Parsed, ProofError> {
         let m = input.commitments.len();
         let (n, expected) = shape(&self.gens, nbits, m)?;
         let proof = input.proof;
@@ -445,7 +443,7 @@ impl RangeVerifier {
         if let Some(extra) = input.extra {
             commit = sha256(&[&commit, extra]);
         }
-        let head = points_at(kernel, &proof[64..193], 4);
+        let head = points_at(&proof[64..193], 4);
         let point = |i: usize, name| head[i].ok_or(ProofError::Point { name, round: 0 });
         let (a, s) = (point(0, "A")?, point(1, "S")?);
         update_commit(&mut commit, &a, &s);
@@ -473,7 +471,7 @@ impl RangeVerifier {
             return Err(ProofError::InnerProduct);
         }
         let lg = rounds(n);
-        let (xs, lr) = rounds_of(kernel, ip_commit, &ip[32 + 64 * k..], lg)?;
+        let (xs, lr) = rounds_of(ip_commit, &ip[32 + 64 * k..], lg)?;
         Ok(Parsed {
             n,
             nbits,
@@ -664,13 +662,12 @@ fn revealed_scalars(ip: &[u8], k: usize) -> Result<(Vec<Fr>, Vec<Fr>), ProofErro
 /// The inner product's rounds: each round's challenge, hashed from the
 /// transcript, the sign bits and the raw x of its L and R, and the points.
 fn rounds_of(
-    kernel: FieldKernel,
     mut ip_commit: [u8; 32],
     lr_data: &[u8],
     lg: usize,
 ) -> Result<(Vec<Fr>, Vec<Affine>), ProofError> {
     let bitvec = (2 * lg).div_ceil(8);
-    let lr_points = points_at(kernel, lr_data, 2 * lg);
+    let lr_points = points_at(lr_data, 2 * lg);
     let mut xs = Vec::with_capacity(lg);
     let mut lr = Vec::with_capacity(2 * lg);
     for j in 0..lg {
