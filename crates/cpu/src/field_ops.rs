@@ -15,6 +15,16 @@
 use ark_ff::{AdditiveGroup, Field, Fp2, Fp2Config};
 use zkaccel_ff::MontField;
 
+/// `a^-1` in a quadratic extension: its conjugate over its norm, the norm
+/// inverted in the base field by zkaccel-ff's safegcd.
+fn fp2_inverse<P: Fp2Config>(a: &Fp2<P>) -> Option<Fp2<P>> {
+    let n = zkaccel_ff::inverse(&a.norm())?;
+    let mut c = *a;
+    c.conjugate_in_place();
+    c.mul_assign_by_basefield(&n);
+    Some(c)
+}
+
 /// How field multiplications and squarings are performed (and counted).
 ///
 /// Additions default to arkworks' operators; [`AdxOps`] and [`PortableOps`]
@@ -50,6 +60,14 @@ pub trait FieldOps<F: Field> {
     fn is_zero(&mut self, a: &F) -> bool {
         a.is_zero()
     }
+    /// `a^-1`, `None` for zero: arkworks' inversion by default; the
+    /// prime-field kernels ([`AdxOps`], [`PortableOps`] and their `Fp2`
+    /// forms) use zkaccel-ff's safegcd inversion, 3.5-5x faster
+    /// ([`zkaccel_ff::inverse`]).
+    #[inline(always)]
+    fn inverse(&mut self, a: &F) -> Option<F> {
+        a.inverse()
+    }
     /// Whether [`FieldOps::add_affine_batch`] has a bulk kernel here.
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
@@ -67,8 +85,32 @@ pub trait FieldOps<F: Field> {
     }
 }
 
+/// Every element of `v` inverted (zeros left as they are) by Montgomery's
+/// trick on `ops`: three products an element and one [`FieldOps::inverse`].
+pub fn batch_inverse<F: Field, O: FieldOps<F>>(ops: &mut O, v: &mut [F]) {
+    let mut prefix = Vec::with_capacity(v.len());
+    let mut acc = F::one();
+    for x in v.iter() {
+        prefix.push(acc);
+        if !ops.is_zero(x) {
+            acc = ops.mul(&acc, x);
+        }
+    }
+    // A product of non-zero elements (or one): never zero.
+    let Some(mut inv) = ops.inverse(&acc) else {
+        return;
+    };
+    for (x, pre) in v.iter_mut().zip(prefix).rev() {
+        if !ops.is_zero(x) {
+            let this = ops.mul(&inv, &pre);
+            inv = ops.mul(&inv, x);
+            *x = this;
+        }
+    }
+}
+
 /// [`FieldOps::add_affine_batch`] one addition at a time on `ops`, with
-/// arkworks' batch inversion.
+/// one batched inversion.
 pub fn chord_batch<F: Field, O: FieldOps<F>>(
     ops: &mut O,
     px: &mut [F],
@@ -77,7 +119,7 @@ pub fn chord_batch<F: Field, O: FieldOps<F>>(
     qy: &[F],
 ) {
     let mut inv: Vec<F> = px.iter().zip(qx).map(|(p, q)| ops.sub(q, p)).collect();
-    ark_ff::batch_inversion(&mut inv);
+    batch_inverse(ops, &mut inv);
     for i in 0..inv.len() {
         let dy = ops.sub(&qy[i], &py[i]);
         let lambda = ops.mul(&dy, &inv[i]);
@@ -164,6 +206,10 @@ impl AdxOps {
 
 impl<F: MontField> FieldOps<F> for AdxOps {
     #[inline(always)]
+    fn inverse(&mut self, a: &F) -> Option<F> {
+        zkaccel_ff::inverse(a)
+    }
+    #[inline(always)]
     fn mul(&mut self, a: &F, b: &F) -> F {
         self.0.adx.mul(a, b)
     }
@@ -234,6 +280,10 @@ where
     P::Fp: MontField,
 {
     #[inline(always)]
+    fn inverse(&mut self, a: &Fp2<P>) -> Option<Fp2<P>> {
+        fp2_inverse(a)
+    }
+    #[inline(always)]
     fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
         fp2_mul(self.0.adx, a, b)
     }
@@ -299,6 +349,10 @@ pub struct PortableOps;
 
 impl<F: MontField> FieldOps<F> for PortableOps {
     #[inline(always)]
+    fn inverse(&mut self, a: &F) -> Option<F> {
+        zkaccel_ff::inverse(a)
+    }
+    #[inline(always)]
     fn mul(&mut self, a: &F, b: &F) -> F {
         Kernel::mul(*self, a, b)
     }
@@ -348,6 +402,10 @@ impl<P: Fp2Config> FieldOps<Fp2<P>> for PortableFp2Ops
 where
     P::Fp: MontField,
 {
+    #[inline(always)]
+    fn inverse(&mut self, a: &Fp2<P>) -> Option<Fp2<P>> {
+        fp2_inverse(a)
+    }
     #[inline(always)]
     fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
         *a * b

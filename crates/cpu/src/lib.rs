@@ -45,7 +45,8 @@ pub use curve_mul::{
     mul, mul_scalar, mul_scalar_with, mul_with, wnaf_window, CurveMul, MulError, ScalarMulMethod,
 };
 pub use field_ops::{
-    AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, Plain, PortableFp2Ops, PortableOps,
+    batch_inverse, AdxFp2Ops, AdxOps, Counting, DetectOps, FieldOps, Plain, PortableFp2Ops,
+    PortableOps,
 };
 pub use formulas::FormulaSet;
 pub use msm::{

@@ -1,6 +1,6 @@
 //! The MSM's field arithmetic ([`PortableOps`], [`PortableFp2Ops`], and the
 //! assembly [`AdxOps`], [`AdxFp2Ops`] where the CPU runs them: the four-limb,
-//! full-width four-limb and six-limb kernels) equals arkworks' operators and comparisons, on edge values and on random ones, for every base
+//! full-width four-limb and six-limb kernels) equals arkworks' operators, inversion and comparisons, on edge values and on random ones, for every base
 //! field a curve of zkaccel-cpu runs on: BN254 (four limbs, a spare top bit),
 //! BLS12-381 (six limbs), secp256k1 and P-256 (four full-width limbs), and
 //! the quadratic extensions of BN254 and BLS12-381 (G2).
@@ -41,6 +41,7 @@ fn agree<F: Field, O: FieldOps<F>>(ops: &mut O, a: &F, b: &F, what: &str) {
     assert_eq!(ops.equal(a, b), a == b, "{what}: {a} == {b}");
     assert!(ops.equal(a, a), "{what}: {a} == itself");
     assert_eq!(ops.is_zero(a), a.is_zero(), "{what}: {a} == 0");
+    assert_eq!(ops.inverse(a), a.inverse(), "{what}: 1 / {a}");
 }
 
 /// The portable ops, and the assembly ones where the CPU runs them (a skip

@@ -86,6 +86,9 @@ trait Arith8<const L: usize> {
     unsafe fn mul(&self, a: &Self::V, b: &Self::V) -> Self::V;
     /// Every component times the integer constant `k` (52-bit limbs).
     unsafe fn mul_int(&self, a: &Self::V, k: &Lanes<L>) -> Self::V;
+    /// Every non-zero element inverted (zeros left as they are), by
+    /// zkaccel-ff's safegcd inversion.
+    fn invert_all(&self, v: &mut [Self::F; 8]);
 }
 
 /// [`Arith8`] for a prime field that fits `L` limbs.
@@ -124,6 +127,9 @@ impl<F: MontField, const L: usize> Arith8<L> for Base<F, L> {
     unsafe fn mul_int(&self, a: &Lanes<L>, k: &Lanes<L>) -> Lanes<L> {
         // SAFETY: as above.
         unsafe { mul_inline(a, k, &self.c) }
+    }
+    fn invert_all(&self, v: &mut [F; 8]) {
+        crate::inverse::batch_inverse(v);
     }
 }
 
@@ -181,6 +187,15 @@ where
     unsafe fn mul_int(&self, a: &Self::V, k: &Lanes<L>) -> Self::V {
         // SAFETY: only called from `chords`, which has the features.
         unsafe { (mul_inline(&a.0, k, &self.c), mul_inline(&a.1, k, &self.c)) }
+    }
+    fn invert_all(&self, v: &mut [Self::F; 8]) {
+        // 1/x = conj(x) / norm(x), the norms inverted together.
+        let mut norms: [P::Fp; 8] = core::array::from_fn(|l| v[l].norm());
+        crate::inverse::batch_inverse(&mut norms);
+        for (x, n) in v.iter_mut().zip(&norms) {
+            x.conjugate_in_place();
+            x.mul_assign_by_basefield(n);
+        }
     }
 }
 
@@ -313,7 +328,7 @@ unsafe fn chords<A: Arith8<L>, const L: usize>(
         // then yields every 1/d_t in R' form.
         let last = groups - 1;
         let mut tops: [A::F; 8] = a.unpack(&prefix[last]);
-        ark_ff::batch_inversion(&mut tops);
+        a.invert_all(&mut tops);
         let tops = tops.map(|v| v * r_ratio);
         let mut inv = a.pack(each(&tops));
         // mul(x R, (R'/R)^2 R) = x R' (R' form).

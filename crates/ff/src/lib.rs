@@ -28,6 +28,7 @@
 //! | `avx2.rs` | the AVX2 lanes, four elements per vector (module `avx2`, x86-64 only) |
 //! | `limbs.rs` | splitting 64-bit limbs into the lanes' narrower limbs |
 //! | `cache.rs` | [`prefetch`] |
+//! | `inverse.rs` | [`inverse`]: variable-time inversion by safegcd (divsteps), for public data |
 
 #![warn(missing_docs)]
 // Limb loops index several arrays in step; iterators would obscure them.
@@ -44,12 +45,14 @@ mod cache;
 pub mod ifma;
 #[cfg(target_arch = "x86_64")]
 mod ifma_chords;
+mod inverse;
 mod kernel;
 #[cfg(target_arch = "x86_64")]
 mod limbs;
 mod portable;
 
 pub use cache::prefetch;
+pub use inverse::{batch_inverse, inverse};
 #[cfg(target_arch = "aarch64")]
 pub use kernel::Arm64;
 pub use kernel::{

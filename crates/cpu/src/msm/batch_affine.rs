@@ -382,9 +382,9 @@ fn flush_generic<P: SWCurveConfig, O: FieldOps<P::BaseField>>(
             acc1 = ops.mul(&acc1, &den[i]);
         }
     }
+    let product = ops.mul(&acc0, &acc1);
     let inv = ops
-        .mul(&acc0, &acc1)
-        .inverse()
+        .inverse(&product)
         .expect("a product of non-zero elements");
     let (mut inv0, mut inv1) = (ops.mul(&inv, &acc1), ops.mul(&inv, &acc0));
     let mut back = |d: &mut P::BaseField, pre: &P::BaseField, inv: &mut P::BaseField| {
