@@ -35,7 +35,7 @@ use crate::field::{fe_sqrt_many, fq_to_be, fr_from_be, fr_to_be, is_quad, FieldK
 use crate::hash::sha256;
 use crate::{Commitment, Error, Generators};
 use ark_ec::AffineRepr;
-use ark_ff::{batch_inversion, AdditiveGroup, Field, One, Zero};
+use ark_ff::{AdditiveGroup, Field, One, Zero};
 use ark_secp256k1::{Affine, Config, Fr, Projective};
 use sha2::{Digest, Sha256};
 use zkaccel_cpu::{FieldOps, PortableOps, PreparedBases};
@@ -514,7 +514,7 @@ impl RangeVerifier {
             .into_iter()
             .chain(p.xs.iter().copied())
             .collect();
-        batch_inversion(&mut inv);
+        zkaccel_cpu::batch_inverse(k, &mut inv);
         let (y_inv, x_inv) = (inv[0], &inv[2..]);
         // prod_j x_j^(+1 if bit j of i is set, else -1), i < 2^lg.
         let half = 1usize << p.lg;

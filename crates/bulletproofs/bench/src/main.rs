@@ -10,6 +10,11 @@
 //! Both verifiers must accept every batch, and refuse it with one proof
 //! changed, before anything is timed. zkaccel's thread count is rayon's
 //! (`RAYON_NUM_THREADS`).
+//!
+//! Two more zkaccel columns, for what the interleaving does to threads:
+//! zkaccel's rounds back to back (its worker threads stay awake), and each
+//! round after 30 ms asleep (what a round after the C verifier's sees: on a
+//! virtual machine an idle virtual CPU can take milliseconds to run again).
 
 // The oracle tests' wrapper of the C library (this binary uses part of it).
 #[allow(dead_code)]
@@ -19,21 +24,28 @@ mod c_lib;
 use c_lib::C;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
+use std::time::{Duration, Instant};
 use zkaccel_bulletproofs::{Blinding, Commitment, Generators, ProofInput, RangeVerifier};
-use zkaccel_testkit::timing::interleaved;
+use zkaccel_testkit::timing::{interleaved, median};
 
 fn arg(args: &[String], name: &str) -> Option<String> {
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned()
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let rounds: usize = arg(&args, "--rounds").map_or(11, |r| r.parse().expect("--rounds N"));
     let shapes = arg(&args, "--shapes").unwrap_or_else(|| "1x1,2x1,8x1,1x16,1x64,1x256".into());
-    println!("zkaccel threads: {}; C verifier: one thread", rayon::current_num_threads());
+    println!(
+        "zkaccel threads: {}; C verifier: one thread",
+        rayon::current_num_threads()
+    );
     println!();
-    println!("| values a proof | proofs | terms | C verify_multi, ms | zkaccel, ms | zkaccel per proof, µs | speed-up |");
-    println!("|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| values a proof | proofs | terms | C verify_multi, ms | zkaccel, ms | zkaccel per proof, µs | speed-up | zkaccel back to back, ms | zkaccel after 30 ms idle, ms |");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for shape in shapes.split(',') {
         let (m, batch) = shape.split_once('x').expect("shapes look like 2x1");
         let (m, batch): (usize, usize) = (m.parse().unwrap(), batch.parse().unwrap());
@@ -76,30 +88,58 @@ fn run(m: usize, batch: usize, rounds: usize) {
         let ins: Vec<ProofInput<'_>> = proofs
             .iter()
             .zip(&commits)
-            .map(|(p, c)| ProofInput { proof: p, commitments: c, extra: None })
+            .map(|(p, c)| ProofInput {
+                proof: p,
+                commitments: c,
+                extra: None,
+            })
             .collect();
-        (c.verify_multi(proofs, &commits, 64, &extras), ours.verify_batch(&ins, 64).is_ok())
+        (
+            c.verify_multi(proofs, &commits, 64, &extras),
+            ours.verify_batch(&ins, 64).is_ok(),
+        )
     };
     assert_eq!(check(&proofs), (true, true), "a valid batch was refused");
     let mut spoiled = proofs.clone();
     let last = spoiled[batch - 1].len() - 1;
     spoiled[batch - 1][last] ^= 1;
-    assert_eq!(check(&spoiled), (false, false), "a spoiled batch was accepted");
+    assert_eq!(
+        check(&spoiled),
+        (false, false),
+        "a spoiled batch was accepted"
+    );
 
     let ins: Vec<ProofInput<'_>> = proofs
         .iter()
         .zip(&commits)
-        .map(|(p, c)| ProofInput { proof: p, commitments: c, extra: None })
+        .map(|(p, c)| ProofInput {
+            proof: p,
+            commitments: c,
+            extra: None,
+        })
         .collect();
     let (c_ms, z_ms) = interleaved(
         rounds,
         || assert!(c.verify_multi(&proofs, &commits, 64, &extras)),
         || assert!(ours.verify_batch(&ins, 64).is_ok()),
     );
+    let alone = |idle: Duration| {
+        median(
+            (0..rounds)
+                .map(|_| {
+                    std::thread::sleep(idle);
+                    let t = Instant::now();
+                    assert!(ours.verify_batch(&ins, 64).is_ok());
+                    t.elapsed().as_secs_f64() * 1e3
+                })
+                .collect(),
+        )
+    };
+    let (back_to_back, after_idle) = (alone(Duration::ZERO), alone(Duration::from_millis(30)));
     let lg = (64 * m).trailing_zeros() as usize - 1;
     let terms = 2 * 64 * m + 2 + batch * (4 + m + 2 * lg);
     println!(
-        "| {m} | {batch} | {terms} | {c_ms:.3} | {z_ms:.3} | {:.1} | {:.2}x |",
+        "| {m} | {batch} | {terms} | {c_ms:.3} | {z_ms:.3} | {:.1} | {:.2}x | {back_to_back:.3} | {after_idle:.3} |",
         z_ms * 1e3 / batch as f64,
         c_ms / z_ms
     );
