@@ -37,17 +37,22 @@ fn adc(a: u64, b: u64, carry: u64) -> (u64, u64) {
     (t as u64, (t >> 64) as u64)
 }
 
+/// The first 32 big-endian bytes as a 256-bit integer.
+pub(crate) fn bigint_from_be(bytes: &[u8]) -> BigInt<4> {
+    let mut limbs = [0u64; 4];
+    for (i, chunk) in bytes[..32].chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        limbs[3 - i] = u64::from_be_bytes(w);
+    }
+    BigInt(limbs)
+}
+
 impl Fe {
-    /// 32 big-endian bytes as an element, read modulo p (every 256-bit
+    /// The first 32 big-endian bytes as an element, read modulo p (every 256-bit
     /// value is a valid representation here).
     pub(crate) fn from_be(bytes: &[u8]) -> Self {
-        let mut limbs = [0u64; 4];
-        for (i, chunk) in bytes[..32].chunks_exact(8).enumerate() {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(chunk);
-            limbs[3 - i] = u64::from_be_bytes(w);
-        }
-        Fe(limbs)
+        Fe(bigint_from_be(bytes).0)
     }
 
     /// The element of arkworks' field.
@@ -56,7 +61,6 @@ impl Fe {
     }
 
     /// The small constant `v`.
-    #[cfg(test)]
     #[cfg(test)]
     pub(crate) fn from_u64(v: u64) -> Self {
         Fe([v, 0, 0, 0])

@@ -1,22 +1,11 @@
 //! Big-endian bytes to field elements and back, and the square root and
 //! quadratic-residue test exactly as libsecp256k1 defines them.
 
-use ark_ff::{BigInt, BigInteger, Field, PrimeField};
+use ark_ff::{BigInteger, Field, PrimeField};
 use ark_secp256k1::{Fq, Fr};
 use zkaccel_cpu::AdxOps;
 
-use crate::fe::Fe;
-
-/// 32 big-endian bytes as a 256-bit integer.
-fn bigint_from_be(bytes: &[u8; 32]) -> BigInt<4> {
-    let mut limbs = [0u64; 4];
-    for (i, chunk) in bytes.chunks_exact(8).enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        limbs[3 - i] = u64::from_be_bytes(w);
-    }
-    BigInt(limbs)
-}
+use crate::fe::{bigint_from_be, Fe};
 
 /// The coordinate the 32 big-endian bytes encode, or `None` at or above p
 /// (libsecp256k1's `secp256k1_fe_set_b32` refuses those too).
@@ -58,7 +47,11 @@ pub(crate) fn sqrt_power(a: &Fq) -> Fq {
 
 /// [`sqrt`] on the specialised field: the root that is itself a square.
 pub(crate) fn fe_sqrt(a: &Fe) -> Option<Fe> {
-    let r = power_chain(a);
+    root_if_square(power_chain(a), a)
+}
+
+/// `r`, the chain's output for `a`, when it is a square root of `a`.
+fn root_if_square(r: Fe, a: &Fe) -> Option<Fe> {
     r.square().equals(a).then_some(r)
 }
 
@@ -83,9 +76,8 @@ impl FieldKernel {
 /// k = 2, 3, 6, 9, 11, 22, 44, 88, 176, 220, 223 (each from two earlier
 /// ones), then the blocks shifted into place: 253 squarings and 13
 /// multiplications, where the binary method takes about 250 of each. It
-/// runs on [`Fe`], whose reduction is specialised to p: 2.3x faster than
-/// the generic Montgomery assembly on the 2-core Xeon of
-/// docs/bulletproofs.md.
+/// runs on [`Fe`], whose reduction is specialised to p (timings at
+/// [`fe_sqrt_many`]).
 fn power_chain<E: Chain>(a: &E) -> E {
     // a^(2^n - 1) from a^(2^m - 1) and a^(2^(n-m) - 1).
     let ones = |hi: &E, shift: usize, lo: &E| hi.square_n(shift).mul(lo);
@@ -151,12 +143,7 @@ pub(crate) fn fe_sqrt_many(a: &[Fe]) -> Vec<Option<Fe>> {
     for chunk in &mut chunks {
         let lanes: [Fe; LANES] = std::array::from_fn(|i| chunk[i]);
         let roots = power_chain(&lanes);
-        out.extend(
-            roots
-                .iter()
-                .zip(chunk)
-                .map(|(r, x)| r.square().equals(x).then_some(*r)),
-        );
+        out.extend(roots.iter().zip(chunk).map(|(r, x)| root_if_square(*r, x)));
     }
     out.extend(chunks.remainder().iter().map(fe_sqrt));
     out
@@ -167,7 +154,7 @@ pub(crate) fn fe_sqrt_many(a: &[Fe]) -> Vec<Option<Fe>> {
 #[cfg(test)]
 fn sqrt_power_binary(a: &Fq) -> Fq {
     let mut e = Fq::MODULUS;
-    e.add_with_carry(&BigInt::from(1u64));
+    e.add_with_carry(&ark_ff::BigInt::from(1u64));
     e >>= 2;
     a.pow(e)
 }
