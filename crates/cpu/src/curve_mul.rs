@@ -3,6 +3,7 @@
 //! ([`mul`], [`mul_scalar`]) that pick a [`ScalarMulMethod`].
 
 use crate::field_ops::{DetectOps, FieldOps, Plain};
+use crate::msm::GlvTerms;
 use crate::scalar_mul::{run_chain, to_affine, unscale, wnaf_mul};
 use crate::{glv, scalar_mul, AdxFp2Ops, AdxOps, DbcError, FormulaSet, Limbs};
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
@@ -102,14 +103,10 @@ pub trait CurveMul: SWCurveConfig {
     /// subgroup (cofactor 1), so splitting changes no result. `None`
     /// elsewhere (arkworks' MSM has no GLV, and on other curves a point
     /// outside the subgroup would give a different sum).
-    #[allow(clippy::type_complexity)]
     fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
         _bases: S,
         _scalars: &[B],
-    ) -> Option<(
-        Vec<ark_ec::short_weierstrass::Affine<Self>>,
-        Vec<ark_ff::BigInt<4>>,
-    )> {
+    ) -> Option<GlvTerms<Self>> {
         None
     }
 
@@ -170,7 +167,7 @@ macro_rules! glv_curves {
             fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
                 bases: S,
                 scalars: &[B],
-            ) -> Option<(Vec<ark_ec::short_weierstrass::Affine<Self>>, Vec<ark_ff::BigInt<4>>)> {
+            ) -> Option<GlvTerms<Self>> {
                 if <Self as ark_ec::CurveConfig>::COFACTOR != [1] {
                     return None;
                 }
@@ -228,10 +225,7 @@ impl CurveMul for ark_secp256k1::Config {
     fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
         bases: S,
         scalars: &[B],
-    ) -> Option<(
-        Vec<ark_ec::short_weierstrass::Affine<Self>>,
-        Vec<ark_ff::BigInt<4>>,
-    )> {
+    ) -> Option<GlvTerms<Self>> {
         static SPLIT: std::sync::OnceLock<glv::GlvSplit> = std::sync::OnceLock::new();
         SPLIT.get_or_init(glv::secp256k1::split).split_terms_by(
             bases,

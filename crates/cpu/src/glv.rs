@@ -22,9 +22,11 @@
 //! secp256k1, whose endomorphism arkworks 0.6 does not implement
 //! ([`secp256k1`] holds it).
 
+use crate::msm::GlvTerms;
 use ark_ec::scalar_mul::glv::GLVConfig;
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
-use ark_ff::{BigInt, BigInteger, PrimeField};
+use ark_ec::AffineRepr;
+use ark_ff::{BigInt, BigInteger, PrimeField, Zero};
 
 /// Precomputed constants of the decomposition for one curve.
 #[derive(Clone, Debug)]
@@ -108,52 +110,63 @@ impl GlvSplit {
         (split(k1), split(k2))
     }
 
-    /// The split terms: `2n` bases (`±P`, `±φ(P)`) and their half-width
-    /// scalars, in that order per term.
+    /// The split terms: `2n` half-width scalars, and the endomorphism's
+    /// x-coordinates and signs from which [`GlvTerms::bases`] reads the `2n`
+    /// bases `±P`, `±φ(P)` (in that order per term) without copying the
+    /// points.
     /// Scalars are any `BigInteger` of at most 4 limbs (`None` otherwise).
     pub fn split_terms<P: GLVConfig, S: crate::msm::Bases<P>, B: BigInteger>(
         &self,
         bases: S,
         scalars: &[B],
-    ) -> Option<(Vec<Affine<P>>, Vec<BigInt<4>>)> {
+    ) -> Option<GlvTerms<P>> {
         self.split_terms_by(bases, scalars, P::endomorphism_affine)
     }
 
     /// [`GlvSplit::split_terms`] with the endomorphism `φ` given (for a
-    /// curve whose arkworks configuration has no `GLVConfig`).
+    /// curve whose arkworks configuration has no `GLVConfig`). Chunks of
+    /// terms run in parallel, each writing its own part of the three
+    /// vectors in place.
     pub fn split_terms_by<P: SWCurveConfig, S: crate::msm::Bases<P>, B: BigInteger>(
         &self,
         bases: S,
         scalars: &[B],
         endomorphism: impl Fn(&Affine<P>) -> Affine<P> + Sync + Send,
-    ) -> Option<(Vec<Affine<P>>, Vec<BigInt<4>>)> {
+    ) -> Option<GlvTerms<P>> {
         if B::NUM_LIMBS > 4 {
             return None;
         }
-        let parts = crate::parallel::map_indices(bases.len().div_ceil(SPLIT_CHUNK), |c| {
-            let range = c * SPLIT_CHUNK..((c + 1) * SPLIT_CHUNK).min(bases.len());
-            let mut b = Vec::with_capacity(2 * range.len());
-            let mut s = Vec::with_capacity(2 * range.len());
-            for i in range {
+        let n = bases.len();
+        let mut terms = GlvTerms {
+            beta_x: vec![P::BaseField::zero(); n],
+            negate: vec![0u64; (2 * n).div_ceil(64)],
+            scalars: vec![BigInt::<4>::zero(); 2 * n],
+        };
+        // A chunk's 2 * SPLIT_CHUNK sign bits are whole words.
+        const _: () = assert!((2 * SPLIT_CHUNK).is_multiple_of(64));
+        let mut parts: Vec<_> = terms
+            .beta_x
+            .chunks_mut(SPLIT_CHUNK)
+            .zip(terms.negate.chunks_mut(2 * SPLIT_CHUNK / 64))
+            .zip(terms.scalars.chunks_mut(2 * SPLIT_CHUNK))
+            .collect();
+        crate::parallel::for_each_indexed(&mut parts, |c, ((beta_x, negate), split)| {
+            for (t, x) in beta_x.iter_mut().enumerate() {
+                let i = c * SPLIT_CHUNK + t;
                 let mut k = BigInt::<4>::zero();
                 k.0[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
                 let ((p1, k1), (p2, k2)) = self.decompose(&k);
-                let p = bases.get(i);
-                let e = endomorphism(&p);
-                b.push(if p1 { p } else { -p });
-                b.push(if p2 { e } else { -e });
-                s.push(k1);
-                s.push(k2);
+                if let Some((ex, _)) = endomorphism(&bases.get(i)).xy() {
+                    *x = ex;
+                }
+                let bits = u64::from(!p1) | (u64::from(!p2) << 1);
+                negate[t / 32] |= bits << (2 * (t % 32));
+                split[2 * t] = k1;
+                split[2 * t + 1] = k2;
             }
-            (b, s)
         });
-        let total = 2 * bases.len();
-        let (mut b, mut s) = (Vec::with_capacity(total), Vec::with_capacity(total));
-        for (pb, ps) in parts {
-            b.extend(pb);
-            s.extend(ps);
-        }
-        Some((b, s))
+        drop(parts);
+        Some(terms)
     }
 }
 
@@ -323,5 +336,67 @@ mod tests {
         for k in scalars::<Sr>(7) {
             check(&split, LAMBDA, k);
         }
+    }
+
+    /// The split terms read through `GlvTerms::bases` sum to the MSM of the
+    /// given terms (arkworks' scalar multiplication, term by term), on
+    /// random points, the point at infinity, a repeated point and edge
+    /// scalars; a sub-range starting at an odd term reads the same points
+    /// as the whole; packed bases read the same as a slice.
+    #[test]
+    fn split_terms_read_in_place() {
+        use crate::msm::{Bases, PackedBases};
+        use ark_bn254::{G1Affine, G1Projective};
+        use ark_ec::{AffineRepr, CurveGroup};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+        // More than one chunk of `SPLIT_CHUNK`, and an odd count.
+        let n = SPLIT_CHUNK + 37;
+        let mut points: Vec<G1Affine> = (0..n)
+            .map(|_| G1Projective::rand(&mut rng).into_affine())
+            .collect();
+        points[3] = G1Affine::zero();
+        points[n - 1] = G1Affine::zero();
+        points[5] = points[4];
+        let edge = scalars::<Fr>(13);
+        let ks: Vec<BigInt<4>> = (0..n).map(|i| edge[i % edge.len()]).collect();
+        let split = GlvSplit::new::<Config>();
+        let terms = split.split_terms(points.as_slice(), &ks).expect("4 limbs");
+        let bases = terms.bases(points.as_slice());
+        assert_eq!((bases.len(), terms.scalars().len()), (2 * n, 2 * n));
+        let want: G1Projective = points
+            .iter()
+            .zip(&ks)
+            .map(|(p, k)| *p * Fr::from_le_bytes_mod_order(&k.to_bytes_le()))
+            .sum();
+        let got: G1Projective = (0..2 * n)
+            .map(|t| bases.get(t) * Fr::from_bigint(terms.scalars()[t]).expect("half width"))
+            .sum();
+        assert_eq!(got, want);
+        // Each split base is ±P or ±φ(P) = ±(βx, y).
+        let beta = <Config as GLVConfig>::ENDO_COEFFS[0];
+        for (i, p) in points.iter().enumerate() {
+            let (a, b) = (bases.get(2 * i), bases.get(2 * i + 1));
+            match p.xy() {
+                None => assert!(a.is_zero() && b.is_zero()),
+                Some((x, y)) => {
+                    assert!(a == *p || a == -*p, "term {i}");
+                    let e: G1Affine = G1Affine::new_unchecked(x * beta, y);
+                    assert!(b == e || b == -e, "term {i}");
+                    assert!(b.is_on_curve());
+                }
+            }
+        }
+        let sub = bases.range(7..2 * n - 3);
+        assert_eq!(sub.len(), 2 * n - 10);
+        for j in [0, 1, 2, 100, sub.len() - 1] {
+            assert_eq!(sub.get(j), bases.get(7 + j), "range offset {j}");
+        }
+        let mut bytes = vec![0u8; 4];
+        PackedBases::<Config>::encode(&points, &mut bytes);
+        let packed = PackedBases::<Config>::new(&bytes[4..]).expect("whole points");
+        let via_packed = split.split_terms(packed, &ks).expect("4 limbs");
+        let pb = via_packed.bases(packed);
+        assert_eq!(via_packed.scalars(), terms.scalars());
+        assert!((0..2 * n).all(|t| pb.get(t) == bases.get(t)));
     }
 }

@@ -45,8 +45,10 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
         return filter + n * (table + digits);
     }
     let (split, n, bits) = if uses_glv::<P>(n, bits) {
-        // The split terms: 2n bases and half-width scalars (at most 129 bits).
-        (2 * n * (point + int), 2 * n, 129)
+        // The split terms (`GlvTerms`): an endomorphism x-coordinate and two
+        // sign bits a term, 2n half-width scalars (at most 129 bits).
+        let field = size_of::<P::BaseField>();
+        (n * field + 2 * n * int + n.div_ceil(32) * 8, 2 * n, 129)
     } else {
         (0, n, bits)
     };

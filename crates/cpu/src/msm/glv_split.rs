@@ -38,7 +38,10 @@ pub(super) fn split_then_pippenger<P: CurveMul, S: Bases<P>, B: BigInteger>(
     scalars: &[B],
 ) -> Projective<P> {
     match P::msm_glv_split(bases, scalars) {
-        Some((b, s)) => pippenger(&b, &s),
+        Some(terms) => {
+            let split = terms.scalars();
+            pippenger_known_bits(terms.bases(bases), split, max_bits(split))
+        }
         None => pippenger_known_bits(bases, scalars, max_bits(scalars)),
     }
 }

@@ -33,6 +33,7 @@ mod bases;
 mod batch_affine;
 mod budget;
 mod dbc;
+mod glv_bases;
 mod glv_split;
 mod pippenger;
 mod strauss;
@@ -46,6 +47,7 @@ pub use budget::{
     chunk_for_budget, memory_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS,
 };
 pub use dbc::dbc_per_term;
+pub use glv_bases::{GlvBases, GlvTerms};
 pub use glv_split::pippenger_glv;
 pub(crate) use pippenger::{max_bits, signed_digits};
 pub use pippenger::{
