@@ -97,12 +97,13 @@ pub trait CurveMul: SWCurveConfig {
         None
     }
 
-    /// The GLV split of an MSM's terms (`glv::GlvSplit::split_terms`)
-    /// where it applies: the
-    /// curve has an endomorphism and every point is in the prime-order
-    /// subgroup (cofactor 1), so splitting changes no result. `None`
-    /// elsewhere (arkworks' MSM has no GLV, and on other curves a point
-    /// outside the subgroup would give a different sum).
+    /// The GLV split of an MSM's terms where it applies: the curve has an
+    /// endomorphism `φ(x, y) = (βx, y)` and every point is in the
+    /// prime-order subgroup (cofactor 1), so splitting changes no result.
+    /// `None` elsewhere (arkworks' MSM has no GLV, and on other curves a
+    /// point outside the subgroup would give a different sum). zkaccel's
+    /// own curves split with a 256-bit Babai rounding; another
+    /// implementation builds its split with [`GlvTerms::new`].
     fn msm_glv_split<B: ark_ff::BigInteger, S: crate::msm::Bases<Self>>(
         _bases: S,
         _scalars: &[B],

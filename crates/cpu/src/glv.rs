@@ -124,7 +124,8 @@ impl GlvSplit {
     }
 
     /// [`GlvSplit::split_terms`] with the endomorphism `φ` given (for a
-    /// curve whose arkworks configuration has no `GLVConfig`). Chunks of
+    /// curve whose arkworks configuration has no `GLVConfig`); `φ` must
+    /// keep `y` (`φ(x, y) = (βx, y)`: only its `x` is kept). Chunks of
     /// terms run in parallel, each writing its own part of the three
     /// vectors in place.
     pub fn split_terms_by<P: SWCurveConfig, S: crate::msm::Bases<P>, B: BigInteger>(
@@ -156,7 +157,9 @@ impl GlvSplit {
                 let mut k = BigInt::<4>::zero();
                 k.0[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
                 let ((p1, k1), (p2, k2)) = self.decompose(&k);
-                if let Some((ex, _)) = endomorphism(&bases.get(i)).xy() {
+                let p = bases.get(i);
+                if let Some((ex, ey)) = endomorphism(&p).xy() {
+                    debug_assert_eq!(Some(ey), p.xy().map(|(_, y)| y), "φ keeps y");
                     *x = ex;
                 }
                 let bits = u64::from(!p1) | (u64::from(!p2) << 1);

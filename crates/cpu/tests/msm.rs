@@ -504,9 +504,11 @@ proptest! {
 
 /// On many threads the bucket method splits the points into ranges
 /// (`pippenger_plan`): sub-ranges of the bases, which packed bases compute
-/// from bytes. Short scalars, so that `Auto` runs the bucket method on the
-/// bases as given (no GLV split, which copies them); 16-bit ones, few windows,
-/// so that the threads take ranges.
+/// from bytes. Short scalars first, so that `Auto` runs the bucket method on
+/// the bases as given (16-bit ones, few windows, so that the threads take
+/// ranges); then full-width ones, which `Auto` splits by GLV at this size:
+/// the ranges are then sub-ranges of the split terms (`GlvBases`), read
+/// from the packed bytes and from a slice.
 #[test]
 fn packed_bases_in_ranges() {
     type P = ark_bn254::g1::Config;
@@ -526,6 +528,21 @@ fn packed_bases_in_ranges() {
         let (_, parts) = zkaccel_cpu::msm::pippenger_plan(n, 16);
         assert!(parts > 1, "one range: the test would not cover ranges");
         assert_eq!(msm_bases(packed, &s).unwrap(), want, "8 threads");
+    });
+    let full: Vec<ark_bn254::Fr> = (0..n).map(|_| ark_bn254::Fr::rand(&mut rng)).collect();
+    let want = <Projective<P> as VariableBaseMSM>::msm(&b, &full).unwrap();
+    pool.install(|| {
+        // The split halves are 127-129 bits wide.
+        for bits in 127..=129 {
+            let (_, parts) = zkaccel_cpu::msm::pippenger_plan(2 * n, bits);
+            assert!(
+                parts > 1,
+                "{bits}-bit halves in one range: no GLV sub-ranges"
+            );
+        }
+        assert_eq!(msm_bases(packed, &full).unwrap(), want, "GLV split, packed");
+        let glv = msm_with(&b, &full, MsmAlgorithm::PippengerGlv).unwrap();
+        assert_eq!(glv, want, "GLV split, slice");
     });
 }
 

@@ -4,9 +4,10 @@
 //!
 //! Term `i` of an MSM becomes `±P_i` and `±φ(P_i)` with `φ(x, y) = (βx, y)`.
 //! Materialising the `2n` signed points costs two points a term (144 bytes
-//! on BN254 G1, 72 MiB at 2^18 terms, written once and read once per
-//! window); [`GlvTerms`] keeps `βx` (one coordinate a term) and the signs
-//! (two bits a term), and [`GlvBases`] assembles each split point when the
+//! on BN254 G1: 36 MiB at 2^18 terms, written once and read once per
+//! window, and as much again while per-thread parts were gathered into
+//! it); [`GlvTerms`] keeps `βx` (one coordinate a term) and the signs (two
+//! bits a term), and [`GlvBases`] assembles each split point when the
 //! bucket method reads it.
 
 use super::bases::Bases;
@@ -29,6 +30,26 @@ pub struct GlvTerms<P: SWCurveConfig> {
 }
 
 impl<P: SWCurveConfig> GlvTerms<P> {
+    /// The split of `n` terms from its parts, for a [`CurveMul`](crate::CurveMul)
+    /// implementation of its own `msm_glv_split`: `beta_x[i]` the x of
+    /// `φ(P_i) = (βx_i, y_i)` (an endomorphism that keeps `y`), bit `t` of
+    /// `negate` (word `t / 64`, bit `t % 64`) set where split term `t`'s
+    /// base is negated, `scalars[2i]` and `scalars[2i + 1]` the magnitudes
+    /// of `P_i`'s and `φ(P_i)`'s scalars. `None` unless `scalars` has `2n`
+    /// entries and `negate` `ceil(2n / 64)` words.
+    pub fn new(
+        beta_x: Vec<P::BaseField>,
+        negate: Vec<u64>,
+        scalars: Vec<BigInt<4>>,
+    ) -> Option<Self> {
+        let n = beta_x.len();
+        (scalars.len() == 2 * n && negate.len() == (2 * n).div_ceil(64)).then_some(GlvTerms {
+            beta_x,
+            negate,
+            scalars,
+        })
+    }
+
     /// The split scalars: `2n` non-negative integers of about half the
     /// scalar field's width.
     pub fn scalars(&self) -> &[BigInt<4>] {
