@@ -3,7 +3,7 @@
 //! ([`mul`], [`mul_scalar`]) that pick a [`ScalarMulMethod`].
 
 use crate::field_ops::{DetectOps, FieldOps, Plain};
-use crate::msm::GlvTerms;
+use crate::msm::{GlvScalars, GlvTerms};
 use crate::scalar_mul::{run_chain, to_affine, unscale, wnaf_mul};
 use crate::{glv, scalar_mul, AdxFp2Ops, AdxOps, DbcError, FormulaSet, Limbs};
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
@@ -111,6 +111,16 @@ pub trait CurveMul: SWCurveConfig {
         None
     }
 
+    /// The scalar half of [`CurveMul::msm_glv_split`], for MSMs over several
+    /// base sets that share their scalars ([`SharedScalars`](crate::msm::SharedScalars)):
+    /// the `2n` half-width magnitudes and signs, and `β` of the endomorphism
+    /// `φ(x, y) = (βx, y)` from which each base set's `βx` follows. `None`
+    /// by default and wherever `msm_glv_split` is (shared scalars are then
+    /// not split, which changes no result).
+    fn msm_glv_scalars<B: ark_ff::BigInteger>(_scalars: &[B]) -> Option<GlvScalars<Self>> {
+        None
+    }
+
     /// The field arithmetic of this curve's MSM: zkaccel-ff's assembly
     /// kernels where they cover the base field ([`AdxOps`] for BN254's Fq,
     /// [`AdxFp2Ops`] for its Fq2), its portable kernels where only they do
@@ -178,6 +188,17 @@ macro_rules! glv_curves {
                     .split_terms(bases, scalars)
             }
 
+            fn msm_glv_scalars<B: ark_ff::BigInteger>(scalars: &[B]) -> Option<GlvScalars<Self>> {
+                if <Self as ark_ec::CurveConfig>::COFACTOR != [1] {
+                    return None;
+                }
+                // arkworks' endomorphism is x -> ENDO_COEFFS[0] x (tested).
+                let beta = <$config as ark_ec::scalar_mul::glv::GLVConfig>::ENDO_COEFFS[0];
+                let (negate, split) =
+                    glv::GlvSplit::new::<$config>().split_scalars(scalars)?;
+                GlvScalars::new(beta, negate, split)
+            }
+
             fn glv<O: FieldOps<Self::BaseField>>(
                 p: &Projective<Self>,
                 k: Self::ScalarField,
@@ -233,6 +254,11 @@ impl CurveMul for ark_secp256k1::Config {
             scalars,
             glv::secp256k1::endomorphism,
         )
+    }
+
+    fn msm_glv_scalars<B: ark_ff::BigInteger>(scalars: &[B]) -> Option<GlvScalars<Self>> {
+        let (negate, split) = glv::secp256k1::split().split_scalars(scalars)?;
+        GlvScalars::new(glv::secp256k1::BETA, negate, split)
     }
 }
 impl CurveMul for ark_secp256r1::Config {

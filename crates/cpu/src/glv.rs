@@ -138,6 +138,7 @@ impl GlvSplit {
             return None;
         }
         let n = bases.len();
+        debug_assert_eq!(n, scalars.len());
         let mut terms = GlvTerms {
             beta_x: vec![P::BaseField::zero(); n],
             negate: vec![0u64; (2 * n).div_ceil(64)],
@@ -154,22 +155,63 @@ impl GlvSplit {
         crate::parallel::for_each_indexed(&mut parts, |c, ((beta_x, negate), split)| {
             for (t, x) in beta_x.iter_mut().enumerate() {
                 let i = c * SPLIT_CHUNK + t;
-                let mut k = BigInt::<4>::zero();
-                k.0[..B::NUM_LIMBS].copy_from_slice(scalars[i].as_ref());
-                let ((p1, k1), (p2, k2)) = self.decompose(&k);
                 let p = bases.get(i);
                 if let Some((ex, ey)) = endomorphism(&p).xy() {
                     debug_assert_eq!(Some(ey), p.xy().map(|(_, y)| y), "φ keeps y");
                     *x = ex;
                 }
-                let bits = u64::from(!p1) | (u64::from(!p2) << 1);
-                negate[t / 32] |= bits << (2 * (t % 32));
-                split[2 * t] = k1;
-                split[2 * t + 1] = k2;
+                self.split_into(&scalars[i], t, negate, split);
             }
         });
         drop(parts);
         Some(terms)
+    }
+
+    /// The scalar half of [`GlvSplit::split_terms`]: the `2n` half-width
+    /// magnitudes and the `2n` sign bits, without the points (for MSMs over
+    /// several base sets that share their scalars; each base set then
+    /// needs only its `βx`). `None` for scalars of more than 4 limbs.
+    pub fn split_scalars<B: BigInteger>(
+        &self,
+        scalars: &[B],
+    ) -> Option<(Vec<u64>, Vec<BigInt<4>>)> {
+        if B::NUM_LIMBS > 4 {
+            return None;
+        }
+        let n = scalars.len();
+        let mut negate = vec![0u64; (2 * n).div_ceil(64)];
+        let mut split = vec![BigInt::<4>::zero(); 2 * n];
+        let mut parts: Vec<_> = negate
+            .chunks_mut(2 * SPLIT_CHUNK / 64)
+            .zip(split.chunks_mut(2 * SPLIT_CHUNK))
+            .collect();
+        crate::parallel::for_each_indexed(&mut parts, |c, (negate, split)| {
+            for t in 0..split.len() / 2 {
+                self.split_into(&scalars[c * SPLIT_CHUNK + t], t, negate, split);
+            }
+        });
+        drop(parts);
+        Some((negate, split))
+    }
+
+    /// Splits `k` (at most 4 limbs) into the chunk's term `t`: magnitudes
+    /// at `split[2t]`, `split[2t + 1]`, negation bits `2t`, `2t + 1` of
+    /// `negate` (which start cleared).
+    #[inline(always)]
+    fn split_into<B: BigInteger>(
+        &self,
+        k: &B,
+        t: usize,
+        negate: &mut [u64],
+        split: &mut [BigInt<4>],
+    ) {
+        let mut wide = BigInt::<4>::zero();
+        wide.0[..B::NUM_LIMBS].copy_from_slice(k.as_ref());
+        let ((p1, k1), (p2, k2)) = self.decompose(&wide);
+        let bits = u64::from(!p1) | (u64::from(!p2) << 1);
+        negate[t / 32] |= bits << (2 * (t % 32));
+        split[2 * t] = k1;
+        split[2 * t + 1] = k2;
     }
 }
 

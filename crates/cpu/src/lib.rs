@@ -51,7 +51,7 @@ pub use field_ops::{
 pub use formulas::FormulaSet;
 pub use msm::{
     msm, msm_bases, msm_bigint_with, msm_chunked, msm_with, BackendCause, BaseSlice, Bases, CpuMsm,
-    MontBytes, MsmAlgorithm, MsmError, MsmProvider, PackedBases,
+    MontBytes, MsmAlgorithm, MsmError, MsmProvider, PackedBases, SharedScalars,
 };
 pub use prepared::PreparedBases;
 pub use xyzz::Xyzz;

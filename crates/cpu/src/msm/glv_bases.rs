@@ -71,9 +71,65 @@ impl<P: SWCurveConfig> GlvTerms<P> {
             inner,
             beta_x: &self.beta_x,
             negate: &self.negate,
+            negate_from: 0,
             start: 0,
             len: 2 * self.beta_x.len(),
         }
+    }
+}
+
+impl<'a, P: SWCurveConfig, S: Bases<P>> GlvBases<'a, P, S> {
+    /// The split bases of `inner` (`n` points, `beta_x` their `βx`) whose
+    /// sign bits start at bit `negate_from` of `negate` (a sub-range of a
+    /// split made once for several base sets).
+    pub(crate) fn shared(
+        inner: S,
+        beta_x: &'a [P::BaseField],
+        negate: &'a [u64],
+        negate_from: usize,
+    ) -> Self {
+        debug_assert_eq!(inner.len(), beta_x.len());
+        debug_assert!(negate_from + 2 * inner.len() <= 64 * negate.len());
+        GlvBases {
+            inner,
+            beta_x,
+            negate,
+            negate_from,
+            start: 0,
+            len: 2 * inner.len(),
+        }
+    }
+}
+
+/// The scalar half of a GLV split ([`CurveMul::msm_glv_scalars`](crate::CurveMul::msm_glv_scalars)):
+/// the `2n` half-width magnitudes and their signs as in [`GlvTerms`], and
+/// `β` of the endomorphism `φ(x, y) = (βx, y)`, from which each base set
+/// that shares the scalars gets its `βx` ([`SharedScalars`](super::SharedScalars)).
+pub struct GlvScalars<P: SWCurveConfig> {
+    pub(crate) beta: P::BaseField,
+    pub(crate) negate: Vec<u64>,
+    pub(crate) scalars: Vec<BigInt<4>>,
+}
+
+impl<P: SWCurveConfig> GlvScalars<P> {
+    /// The split of `n` scalars from its parts, laid out as
+    /// [`GlvTerms::new`] takes them; `beta` such that `(βx, y) = λ (x, y)`
+    /// for every point of the curve. `None` unless `scalars` has an even
+    /// length `2n` and `negate` `ceil(2n / 64)` words.
+    pub fn new(beta: P::BaseField, negate: Vec<u64>, scalars: Vec<BigInt<4>>) -> Option<Self> {
+        (scalars.len().is_multiple_of(2) && negate.len() == scalars.len().div_ceil(64)).then_some(
+            GlvScalars {
+                beta,
+                negate,
+                scalars,
+            },
+        )
+    }
+
+    /// The split scalars: `2n` non-negative integers of about half the
+    /// scalar field's width.
+    pub fn scalars(&self) -> &[BigInt<4>] {
+        &self.scalars
     }
 }
 
@@ -89,6 +145,8 @@ pub struct GlvBases<'a, P: SWCurveConfig, S> {
     inner: S,
     beta_x: &'a [P::BaseField],
     negate: &'a [u64],
+    /// The bit of `negate` that holds split term 0's sign.
+    negate_from: usize,
     /// The first split term of this view (a [`Bases::range`] of the whole).
     start: usize,
     len: usize,
@@ -123,7 +181,8 @@ impl<P: SWCurveConfig, S: Bases<P>> Bases<P> for GlvBases<'_, P, S> {
             return p;
         }
         let x = if t & 1 == 1 { self.beta_x[i] } else { p.x };
-        let negated = (self.negate[t >> 6] >> (t & 63)) & 1 == 1;
+        let s = self.negate_from + t;
+        let negated = (self.negate[s >> 6] >> (s & 63)) & 1 == 1;
         Affine::new_unchecked(x, if negated { -p.y } else { p.y })
     }
 

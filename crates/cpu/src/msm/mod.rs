@@ -15,7 +15,9 @@
 //!
 //! One file per concern: this one holds the API (algorithms, errors,
 //! [`MsmProvider`], [`CpuMsm`]); `auto.rs` the `Auto` choice and its
-//! zero/one filter; `pippenger.rs` the bucket method (digits, windows, XYZZ
+//! zero/one filter; `chunked.rs` `Auto` in memory-budget chunks;
+//! `shared.rs` MSMs over several base sets that share their scalars
+//! ([`SharedScalars`]); `pippenger.rs` the bucket method (digits, windows, XYZZ
 //! buckets, running sums); `batch_affine.rs` its affine buckets with batched
 //! inversions and their reduction; `glv_split.rs` Pippenger on GLV-split terms; `strauss.rs`
 //! interleaved wNAF; `dbc.rs` the per-term double-base chains; `budget.rs`
@@ -32,10 +34,12 @@ mod auto;
 mod bases;
 mod batch_affine;
 mod budget;
+mod chunked;
 mod dbc;
 mod glv_bases;
 mod glv_split;
 mod pippenger;
+mod shared;
 mod strauss;
 
 use crate::parallel::{map_indices, to_bigints};
@@ -46,8 +50,10 @@ pub(crate) use batch_affine::window_batch_affine;
 pub use budget::{
     chunk_for_budget, memory_budget, set_memory_budget, working_memory, MIN_CHUNK_TERMS,
 };
+use chunked::in_chunks;
+pub use chunked::msm_bases;
 pub use dbc::dbc_per_term;
-pub use glv_bases::{GlvBases, GlvTerms};
+pub use glv_bases::{GlvBases, GlvScalars, GlvTerms};
 pub use glv_split::pippenger_glv;
 pub(crate) use pippenger::{max_bits, signed_digits};
 pub use pippenger::{
@@ -55,6 +61,7 @@ pub use pippenger::{
     BATCH_AFFINE_MIN_WINDOW, BATCH_AFFINE_WALK_DISCOUNT, BATCH_AFFINE_WALK_MAX_WINDOW,
     BATCH_AFFINE_WALK_MIN_WINDOW, MIN_RANGE_TERMS,
 };
+pub use shared::SharedScalars;
 pub use strauss::strauss;
 
 /// Which MSM algorithm to run.
@@ -99,18 +106,6 @@ pub fn msm_with<P: CurveMul>(
         MsmAlgorithm::DbcPerTerm => dbc_per_term(bases, scalars),
         MsmAlgorithm::Auto => return msm_bases(bases, scalars),
     })
-}
-
-/// [`msm`] ([`MsmAlgorithm::Auto`]) on any [`Bases`]: a slice, or points
-/// read from their bytes ([`PackedBases`]) where they lie.
-pub fn msm_bases<P: CurveMul, S: Bases<P>>(
-    bases: S,
-    scalars: &[P::ScalarField],
-) -> Result<Projective<P>, MsmError> {
-    check_lengths(bases.len(), scalars.len())?;
-    let bits = P::ScalarField::MODULUS_BIT_SIZE;
-    let chunk = chunk_for_budget::<P>(bases.len(), bits, None)?;
-    Ok(in_chunks(bases, scalars, chunk, auto))
 }
 
 impl<P: CurveMul> BaseSlice<'_, P>
@@ -172,24 +167,6 @@ pub fn msm_chunked<P: CurveMul>(
 ) -> Result<Projective<P>, MsmError> {
     check_lengths(bases.len(), scalars.len())?;
     Ok(in_chunks(bases, scalars, chunk.max(1), auto))
-}
-
-fn in_chunks<P: CurveMul, S: Bases<P>, K>(
-    bases: S,
-    scalars: &[K],
-    chunk: usize,
-    run: impl Fn(S, &[K]) -> Projective<P>,
-) -> Projective<P> {
-    if chunk >= bases.len() {
-        return run(bases, scalars);
-    }
-    (0..bases.len())
-        .step_by(chunk)
-        .map(|start| {
-            let r = start..(start + chunk).min(bases.len());
-            run(bases.range(r.clone()), &scalars[r])
-        })
-        .sum()
 }
 
 /// The CPU provider, running [`msm_with`] with its algorithm.

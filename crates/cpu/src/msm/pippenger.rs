@@ -297,10 +297,27 @@ where
     // contiguous row), computed in parallel over chunks of scalars.
     let n = bases.len();
     let digits = window_major_digits(scalars, c, windows);
+    pippenger_digit_rows(bases, |j| &digits[j * n..(j + 1) * n], c, windows, ops)
+}
+
+/// The bucket method over `bases` given each window's digits: `row(j)` is
+/// window `j`'s digit of every base (`bases.len()` of them), in
+/// `[-2^(c-1), 2^(c-1)]`. Windows run in parallel and are summed by Horner.
+pub(super) fn pippenger_digit_rows<'d, P: SWCurveConfig, S: Bases<P>, O>(
+    bases: S,
+    row: impl Fn(usize) -> &'d [i32] + Sync + Send,
+    c: u32,
+    windows: usize,
+    ops: O,
+) -> Projective<P>
+where
+    O: FieldOps<P::BaseField> + Copy + Send + Sync,
+{
     let set = FormulaSet::for_curve::<P>();
     let batch_affine = c >= BATCH_AFFINE_MIN_WINDOW;
     let window_sum = |j: usize| -> Projective<P> {
-        let row = &digits[j * n..(j + 1) * n];
+        let row = row(j);
+        debug_assert_eq!(row.len(), bases.len());
         let digit = |i: usize| row[i];
         if batch_affine {
             window_batch_affine(bases, digit, c, ops)

@@ -16,7 +16,7 @@ use ark_ec::CurveGroup;
 use ark_ff::Zero;
 use ark_groth16::Proof;
 use ark_relations::gr1cs::SynthesisError;
-use zkaccel_cpu::{BaseSlice, PreparedBases};
+use zkaccel_cpu::{BaseSlice, PreparedBases, SharedScalars};
 // The H query length from which the quotient and the H MSM run fused on the
 // GPU (where the backend offers it): the GPU's MSM threshold.
 use zkaccel_core::GPU_MIN_TERMS as FUSED_MIN_TERMS;
@@ -259,8 +259,13 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         }
     }
 
-    /// The L, A and B1 sums.
+    /// The L, A and B1 sums (on the CPU's own bases, with their scalars
+    /// recoded once: [`l_a_b1_shared`](Self::l_a_b1_shared)).
     fn l_a_b1(&self, r: E::ScalarField, t: &mut ProofTimings) -> Result<[E::G1; 3], Groth16Error> {
+        let pk = &self.key;
+        if pk.resident.is_none() && pk.prepared.is_none() && self.offloads.g1.is_none() {
+            return self.l_a_b1_shared(r, t);
+        }
         let (assignment, witness) = self.assignment();
         let l = timed(&mut t.msm_l, || self.g1(Query::L, witness))?;
         let a = timed(&mut t.msm_a, || self.g1(Query::A, assignment))?;
@@ -268,6 +273,37 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
             E::G1::zero()
         } else {
             timed(&mut t.msm_b_g1, || self.g1(Query::B1, assignment))?
+        };
+        Ok([l, a, b1])
+    }
+
+    /// L, A and B1 on the key's bases on the CPU. The three share their
+    /// scalars (L's are the assignment's witness part), so the conversion,
+    /// zero/one filter, GLV split and digits are made once
+    /// ([`SharedScalars`]); that step counts in `msm_l`, the first.
+    fn l_a_b1_shared(
+        &self,
+        r: E::ScalarField,
+        t: &mut ProofTimings,
+    ) -> Result<[E::G1; 3], Groth16Error> {
+        let pk = &self.key;
+        let (assignment, _) = self.assignment();
+        // L's scalars: the full assignment from `num_inputs` on, which is
+        // `assignment` (from index 1) from `num_inputs - 1` on.
+        let l_offset = self.witness.num_inputs - 1;
+        let shared = timed(&mut t.msm_l, || SharedScalars::new(assignment));
+        let run = |bases: BaseSlice<'_, E::G1Config>, offset: usize| {
+            shared
+                .msm_slice(bases, offset)
+                .map(E::g1_result)
+                .map_err(Groth16Error::from)
+        };
+        let l = timed(&mut t.msm_l, || run(pk.l_query, l_offset))?;
+        let a = timed(&mut t.msm_a, || run(pk.a_query.skip(1), 0))?;
+        let b1 = if r.is_zero() {
+            E::G1::zero()
+        } else {
+            timed(&mut t.msm_b_g1, || run(pk.b_g1_query.skip(1), 0))?
         };
         Ok([l, a, b1])
     }
@@ -285,7 +321,9 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     }
 
     /// The MSMs one after the other on the CPU's timeline: the witness map,
-    /// the quotient with H, L, A, B1, then B2.
+    /// the quotient with H, B2, then L, A and B1 (B2 before the three: with
+    /// glibc's allocator the G2 MSM's buffers then reuse freed heap, and
+    /// the dense proof's peak memory fell 7-9 MiB).
     fn msms_in_turn(
         &self,
         r: E::ScalarField,
@@ -293,8 +331,8 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     ) -> Result<Sums<E>, Groth16Error> {
         let evaluated = timed(&mut t.witness_map, || self.evaluate())?;
         let h = self.quotient_and_h(evaluated, t)?;
-        let [l, a, b1] = self.l_a_b1(r, t)?;
         let b2 = self.b2(t)?;
+        let [l, a, b1] = self.l_a_b1(r, t)?;
         Ok(Sums { h, l, a, b1, b2 })
     }
 

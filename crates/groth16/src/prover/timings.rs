@@ -20,7 +20,8 @@ pub struct ProofTimings {
     pub msm_b_g1: Duration,
     /// MSM of the B query in G2.
     pub msm_b_g2: Duration,
-    /// MSM of the L query (G1).
+    /// MSM of the L query (G1; on the CPU's own bases, with the recoding
+    /// of the scalars that L, A and B1 share, `zkaccel_cpu::SharedScalars`).
     pub msm_l: Duration,
     /// MSM of the H query (G1; with the GPU's fused quotient, the quotient's
     /// transforms too).
