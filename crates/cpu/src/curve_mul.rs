@@ -194,8 +194,10 @@ macro_rules! glv_curves {
                 }
                 // arkworks' endomorphism is x -> ENDO_COEFFS[0] x (tested).
                 let beta = <$config as ark_ec::scalar_mul::glv::GLVConfig>::ENDO_COEFFS[0];
-                let (negate, split) =
-                    glv::GlvSplit::new::<$config>().split_scalars(scalars)?;
+                static SPLIT: std::sync::OnceLock<glv::GlvSplit> = std::sync::OnceLock::new();
+                let (negate, split) = SPLIT
+                    .get_or_init(glv::GlvSplit::new::<$config>)
+                    .split_scalars(scalars)?;
                 GlvScalars::new(beta, negate, split)
             }
 
@@ -257,7 +259,10 @@ impl CurveMul for ark_secp256k1::Config {
     }
 
     fn msm_glv_scalars<B: ark_ff::BigInteger>(scalars: &[B]) -> Option<GlvScalars<Self>> {
-        let (negate, split) = glv::secp256k1::split().split_scalars(scalars)?;
+        static SPLIT: std::sync::OnceLock<glv::GlvSplit> = std::sync::OnceLock::new();
+        let (negate, split) = SPLIT
+            .get_or_init(glv::secp256k1::split)
+            .split_scalars(scalars)?;
         GlvScalars::new(glv::secp256k1::BETA, negate, split)
     }
 }

@@ -171,10 +171,10 @@ fn recoded_once() {
 }
 
 /// On 8 threads the bucket method splits the points into ranges: ranges of
-/// the shared digits, with and without the GLV split.
-#[test]
-fn point_ranges_on_eight_threads() {
-    type P = ark_bn254::g1::Config;
+/// the shared digits, with and without the GLV split, on BN254 and on
+/// secp256k1 (whose split has negative halves), at offsets whose sign bits
+/// start inside a word and in the second word.
+fn point_ranges<P: CurveMul>() {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(8)
         .build()
@@ -183,20 +183,27 @@ fn point_ranges_on_eight_threads() {
     let n = 20_000;
     let b = bases::<P>(&mut rng, n);
     for kind in [Kind::Small, Kind::Dense] {
-        let s = scalars::<ark_bn254::Fr>(&mut rng, n, kind);
+        let s = scalars::<P::ScalarField>(&mut rng, n, kind);
         pool.install(|| {
-            for bits in [16, 127, 128, 129] {
-                let (_, parts) = zkaccel_cpu::msm::pippenger_plan(2 * n, bits);
-                assert!(parts > 1, "{bits} bits: one range");
-            }
             let shared = SharedScalars::<P>::new(&s);
-            for offset in [0, 3] {
+            let what = format!("{kind:?}: {shared:?}");
+            assert!(!what.ends_with(" 1 point ranges)"), "one range: {what}");
+            for offset in [0, 3, 40] {
                 let want = reference(&b[offset..], &s[offset..]);
                 let got = shared.msm(&b[offset..], offset).unwrap();
-                assert_eq!(got, want, "{kind:?}, offset {offset}");
+                assert_eq!(got, want, "offset {offset}, {what}");
             }
+            // A short base set takes no more ranges than it has terms for.
+            let want = reference(&b[..5000], &s[..5000]);
+            assert_eq!(shared.msm(&b[..5000], 0).unwrap(), want, "short: {what}");
         });
     }
+}
+
+#[test]
+fn point_ranges_on_eight_threads() {
+    point_ranges::<ark_bn254::g1::Config>();
+    point_ranges::<ark_secp256k1::Config>();
 }
 
 /// A base set that runs past the scalars is an error naming both lengths,

@@ -17,7 +17,9 @@ use super::bases::{BaseSlice, Bases, MontBytes};
 use super::budget::chunk_for_budget;
 use super::chunked::msm_bases;
 use super::glv_bases::GlvBases;
-use super::pippenger::{max_bits, pippenger_digit_rows, pippenger_plan, window_major_digits};
+use super::pippenger::{
+    max_bits, pippenger_digit_rows, pippenger_plan, window_major_digits, MIN_RANGE_TERMS,
+};
 use super::strauss::strauss_max_terms;
 use crate::field_ops::{DetectOps, FieldOps};
 use crate::parallel::{map_indices, map_ranges, parallel_threads, to_bigints, FILTER_CHUNK};
@@ -72,7 +74,12 @@ impl<'a, P: CurveMul> SharedScalars<'a, P> {
     }
 
     /// `sum_i scalars[offset + i] * bases[i]`, as [`msm_bases`] computes it
-    /// on those scalars. An error if the base set runs past the scalars.
+    /// on those scalars. The base set may end before the scalars do (it
+    /// covers `scalars[offset..offset + bases.len()]`); one that runs past
+    /// them is an error. The choices `Auto` makes from the input (filter,
+    /// GLV split, window, point ranges) were made for the whole vector, so a
+    /// base set much shorter than it runs the bucket method where `Auto`
+    /// alone might have taken Strauss.
     pub fn msm<S: Bases<P>>(&self, bases: S, offset: usize) -> Result<Projective<P>, MsmError> {
         let n = bases.len();
         let Some(scalars) = offset
@@ -122,11 +129,12 @@ impl<P: CurveMul> core::fmt::Debug for SharedScalars<'_, P> {
             ),
             Some(r) => write!(
                 f,
-                "SharedScalars({} scalars, {} recoded terms, window {}, {} windows)",
+                "SharedScalars({} scalars, {} recoded terms, window {}, {} windows, {} point ranges)",
                 self.scalars.len(),
                 r.stride,
                 r.c,
-                r.windows
+                r.windows,
+                r.parts
             ),
         }
     }
@@ -234,15 +242,21 @@ impl<P: CurveMul> Recoded<P> {
     where
         O: FieldOps<P::BaseField> + Copy + Send + Sync,
     {
+        if view.is_empty() {
+            return Projective::zero();
+        }
         let (d, stride, c, windows) = (&self.digits, self.stride, self.c, self.windows);
         let ranged = |r: core::ops::Range<usize>| {
             let row = |j: usize| &d[j * stride + col + r.start..j * stride + col + r.end];
             pippenger_digit_rows(view.range(r.clone()), row, c, windows, ops)
         };
-        if self.parts <= 1 || view.len() < 2 {
+        // Ranges of at least MIN_RANGE_TERMS, as `pippenger_plan` makes them
+        // (a short base set takes fewer).
+        let parts = self.parts.min(view.len() / MIN_RANGE_TERMS).max(1);
+        if parts == 1 {
             return ranged(0..view.len());
         }
-        map_ranges(view.len(), self.parts, ranged).into_iter().sum()
+        map_ranges(view.len(), parts, ranged).into_iter().sum()
     }
 }
 

@@ -259,8 +259,9 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         }
     }
 
-    /// The L, A and B1 sums (on the CPU's own bases, with their scalars
-    /// recoded once: [`l_a_b1_shared`](Self::l_a_b1_shared)).
+    /// The L, A and B1 sums: on the key's resident or prepared bases or the
+    /// backend's MSM where it has them, one by one; on the CPU's own bases
+    /// with their scalars recoded once ([`l_a_b1_shared`](Self::l_a_b1_shared)).
     fn l_a_b1(&self, r: E::ScalarField, t: &mut ProofTimings) -> Result<[E::G1; 3], Groth16Error> {
         let pk = &self.key;
         if pk.resident.is_none() && pk.prepared.is_none() && self.offloads.g1.is_none() {
