@@ -174,11 +174,21 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         .map_err(map_error)
     }
 
-    /// The instance's and witness's parts of the assignment (the leading
-    /// one excluded from the first).
-    fn assignment(&self) -> (&[E::ScalarField], &[E::ScalarField]) {
-        let full = self.witness.full_assignment;
-        (&full[1..], &full[self.witness.num_inputs..])
+    /// The full assignment without the leading one: the scalars of A, B1
+    /// and B2, and from `num_inputs - 1` on, L's.
+    fn assignment(&self) -> &[E::ScalarField] {
+        &self.witness.full_assignment[1..]
+    }
+
+    /// The key's own bases of `q` (A and B1 without the leading one's).
+    fn bases(&self, q: Query) -> BaseSlice<'_, E::G1Config> {
+        let pk = &self.key;
+        match q {
+            Query::A => pk.a_query.skip(1),
+            Query::B1 => pk.b_g1_query.skip(1),
+            Query::L => pk.l_query,
+            Query::H => pk.h_query,
+        }
     }
 
     /// A G1 MSM over `q`: on the key's resident bases, on its prepared
@@ -189,12 +199,13 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
             fn(&ResidentKey<E>) -> &dyn ResidentBases<E>,
             fn(&PreparedProvingKey<E>) -> &PreparedBases<<E as AccelPairing>::G1Config>,
         );
-        let (bases, (resident, prepared)): (_, Pick<E>) = match q {
-            Query::A => (pk.a_query.skip(1), (|r| &*r.a, |p| &p.a)),
-            Query::B1 => (pk.b_g1_query.skip(1), (|r| &*r.b_g1, |p| &p.b_g1)),
-            Query::L => (pk.l_query, (|r| &*r.l, |p| &p.l)),
-            Query::H => (pk.h_query, (|r| &*r.h, |p| &p.h)),
+        let (resident, prepared): Pick<E> = match q {
+            Query::A => (|r| &*r.a, |p| &p.a),
+            Query::B1 => (|r| &*r.b_g1, |p| &p.b_g1),
+            Query::L => (|r| &*r.l, |p| &p.l),
+            Query::H => (|r| &*r.h, |p| &p.h),
         };
+        let bases = self.bases(q);
         Ok(match (pk.resident, pk.prepared, &self.offloads.g1) {
             (Some(r), _, _) => resident(r).msm(scalars)?,
             (None, Some(p), _) => E::g1_result(prepared(p).msm(scalars)?),
@@ -260,51 +271,31 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     }
 
     /// The L, A and B1 sums: on the key's resident or prepared bases or the
-    /// backend's MSM where it has them, one by one; on the CPU's own bases
-    /// with their scalars recoded once ([`l_a_b1_shared`](Self::l_a_b1_shared)).
+    /// backend's MSM where it has them ([`g1`](Self::g1)); on the CPU's own
+    /// bases with their scalars recoded once ([`SharedScalars`]: the three
+    /// share them, L's being the assignment's witness part), which counts
+    /// in `msm_l`, the first.
     fn l_a_b1(&self, r: E::ScalarField, t: &mut ProofTimings) -> Result<[E::G1; 3], Groth16Error> {
         let pk = &self.key;
-        if pk.resident.is_none() && pk.prepared.is_none() && self.offloads.g1.is_none() {
-            return self.l_a_b1_shared(r, t);
-        }
-        let (assignment, witness) = self.assignment();
-        let l = timed(&mut t.msm_l, || self.g1(Query::L, witness))?;
-        let a = timed(&mut t.msm_a, || self.g1(Query::A, assignment))?;
-        let b1 = if r.is_zero() {
-            E::G1::zero()
-        } else {
-            timed(&mut t.msm_b_g1, || self.g1(Query::B1, assignment))?
+        let assignment = self.assignment();
+        let cpu = pk.resident.is_none() && pk.prepared.is_none() && self.offloads.g1.is_none();
+        let shared = cpu.then(|| timed(&mut t.msm_l, || SharedScalars::new(assignment)));
+        // The sum over `q` of `assignment[offset..]`.
+        let sum = |q: Query, offset: usize| match &shared {
+            Some(s) => s
+                .msm_slice(self.bases(q), offset)
+                .map(E::g1_result)
+                .map_err(Groth16Error::from),
+            None => self.g1(q, &assignment[offset..]),
         };
-        Ok([l, a, b1])
-    }
-
-    /// L, A and B1 on the key's bases on the CPU. The three share their
-    /// scalars (L's are the assignment's witness part), so the conversion,
-    /// zero/one filter, GLV split and digits are made once
-    /// ([`SharedScalars`]); that step counts in `msm_l`, the first.
-    fn l_a_b1_shared(
-        &self,
-        r: E::ScalarField,
-        t: &mut ProofTimings,
-    ) -> Result<[E::G1; 3], Groth16Error> {
-        let pk = &self.key;
-        let (assignment, _) = self.assignment();
         // L's scalars: the full assignment from `num_inputs` on, which is
         // `assignment` (from index 1) from `num_inputs - 1` on.
-        let l_offset = self.witness.num_inputs - 1;
-        let shared = timed(&mut t.msm_l, || SharedScalars::new(assignment));
-        let run = |bases: BaseSlice<'_, E::G1Config>, offset: usize| {
-            shared
-                .msm_slice(bases, offset)
-                .map(E::g1_result)
-                .map_err(Groth16Error::from)
-        };
-        let l = timed(&mut t.msm_l, || run(pk.l_query, l_offset))?;
-        let a = timed(&mut t.msm_a, || run(pk.a_query.skip(1), 0))?;
+        let l = timed(&mut t.msm_l, || sum(Query::L, self.witness.num_inputs - 1))?;
+        let a = timed(&mut t.msm_a, || sum(Query::A, 0))?;
         let b1 = if r.is_zero() {
             E::G1::zero()
         } else {
-            timed(&mut t.msm_b_g1, || run(pk.b_g1_query.skip(1), 0))?
+            timed(&mut t.msm_b_g1, || sum(Query::B1, 0))?
         };
         Ok([l, a, b1])
     }
@@ -312,7 +303,7 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     /// The B sum in G2 (on the CPU: prepared copies or the key's bases).
     fn b2(&self, t: &mut ProofTimings) -> Result<E::G2, Groth16Error> {
         let bases = self.key.b_g2_query.skip(1);
-        let (assignment, _) = self.assignment();
+        let assignment = self.assignment();
         timed(&mut t.msm_b_g2, || match self.key.prepared {
             Some(p) => p.b_g2.msm(assignment),
             None => bases.msm(assignment),
