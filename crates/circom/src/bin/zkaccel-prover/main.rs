@@ -35,6 +35,8 @@ use zkaccel_witness::{CalculatorOptions, Inputs, WitnessCalculator};
 const USAGE: &str = "usage:
   zkaccel-prover [--backend cpu|cuda|auto] [--timings] [--r1cs circuit.r1cs] [--no-verify] [--no-mmap]
                  <circuit.zkey> <witness.wtns> <proof.json> <public.json>
+                 (--test-seed N: the randomness from a fixed seed, to compare provers byte for byte;
+                  such proofs are NOT zero-knowledge: for tests only)
   zkaccel-prover fullprove [the options above] <input.json> <circuit.wasm> <circuit.zkey> <proof.json> <public.json>
                  (snarkjs groth16 fullprove's order: the witness from the circuit's wasm, in-process)
   zkaccel-prover fullprove [options] --witness-bin <circuit_cpp/circuit> <input.json> <circuit.zkey> <proof.json> <public.json>
@@ -185,6 +187,10 @@ struct ProveArgs {
     timings: bool,
     r1cs: Option<String>,
     self_verify: bool,
+    /// `--test-seed N`: the proof's randomness from ChaCha20 seeded with N
+    /// (as the npm package's `proveWithTestSeed`), so that two provers'
+    /// proofs can be compared byte for byte. NOT zero-knowledge.
+    test_seed: Option<u64>,
     /// Map the zkey and prove from its points in place (`--no-mmap` reads
     /// and decodes a copy, for a key file that may change meanwhile).
     mmap: bool,
@@ -208,6 +214,7 @@ fn parse_prove(args: &[String], full: bool) -> Res<ProveArgs> {
         timings: false,
         r1cs: None,
         self_verify: true,
+        test_seed: None,
         mmap: true,
         witness: WitnessFrom::Wtns(String::new()),
         zkey: String::new(),
@@ -223,6 +230,13 @@ fn parse_prove(args: &[String], full: bool) -> Res<ProveArgs> {
             "--timings" => a.timings = true,
             "--no-verify" => a.self_verify = false,
             "--no-mmap" => a.mmap = false,
+            "--test-seed" => {
+                let v = it.next().ok_or("--test-seed takes a number")?;
+                let seed = v.parse().map_err(|_| {
+                    format!("--test-seed takes a number from 0 to 2^64-1, not {v:?}")
+                })?;
+                a.test_seed = Some(seed);
+            }
             "--r1cs" => {
                 a.r1cs = Some(it.next().ok_or("--r1cs takes a file")?.clone());
             }
@@ -415,9 +429,14 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         r.check_witness(&witness)
             .map_err(|e| format!("{wtns}: {e} ({r1cs})"))?;
     }
-    let out = prover
-        .prove(&witness, &mut rand::rngs::OsRng)
-        .map_err(|e| e.to_string())?;
+    let out = match a.test_seed {
+        None => prover.prove(&witness, &mut rand::rngs::OsRng),
+        Some(seed) => {
+            use rand::SeedableRng;
+            prover.prove(&witness, &mut rand_chacha::ChaCha20Rng::seed_from_u64(seed))
+        }
+    }
+    .map_err(|e| e.to_string())?;
     let verify_start = Instant::now();
     if a.self_verify
         && !prover
