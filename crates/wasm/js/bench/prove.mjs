@@ -1,0 +1,65 @@
+// zkaccel's npm package against snarkjs' groth16.prove in the same node
+// process, on the same zkey and wtns bytes, interleaved (A B A B), medians;
+// every proof checked by snarkjs' verifier before the timed rounds.
+//
+//   node crates/wasm/js/bench/prove.mjs SNARKJS_BIN ZKEY WTNS VKEY [ROUNDS]
+//
+// Both sides are timed one-shot (key decoded, proof made, from bytes in
+// memory), and zkaccel also with its key decoded once (Prover). snarkjs
+// runs once on one thread (singleThread) and once with its default worker
+// threads (one per core); zkaccel's module is single-threaded.
+import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { cpus } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const [snarkjsBin, zkeyPath, wtnsPath, vkeyPath, roundsArg] = process.argv.slice(2);
+if (!vkeyPath) {
+  console.error("usage: node prove.mjs SNARKJS_BIN ZKEY WTNS VKEY [ROUNDS]");
+  process.exit(2);
+}
+const rounds = Number(roundsArg ?? 7);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const pkg = path.resolve(root, process.env.ZKACCEL_NPM_PKG ?? "target/npm/zkaccel");
+const zk = await import(pathToFileURL(path.join(pkg, "node.js")).href);
+const snarkjs = createRequire(path.join(path.resolve(path.dirname(snarkjsBin), ".."), "noop.js"))("snarkjs");
+
+const zkey = new Uint8Array(await readFile(zkeyPath));
+const wtns = new Uint8Array(await readFile(wtnsPath));
+const vkey = JSON.parse(await readFile(vkeyPath, "utf8"));
+const mem = (b) => ({ type: "mem", data: b });
+
+const cpuinfo = (() => { try { return readFileSync("/proc/cpuinfo", "utf8"); } catch { return ""; } })();
+const flags = (cpuinfo.match(/^flags\s*:(.*)$/m)?.[1] ?? "").split(" ").filter((f) => /^(adx|bmi2|avx2|avx512f|avx512ifma|simd128)$/.test(f));
+console.log(`node ${process.version}; ${cpus()[0]?.model} x${cpus().length}; flags: ${flags.join(" ")}`);
+console.log(`zkaccel kernels: ${await zk.kernel()}; zkey ${zkey.length} bytes, wtns ${wtns.length} bytes`);
+
+const sides = {
+  "zkaccel one-shot": () => zk.groth16.prove(zkey, wtns),
+  "snarkjs 1 thread": () => snarkjs.groth16.prove(mem(zkey), mem(wtns), undefined, { singleThread: true }),
+  "snarkjs workers": () => snarkjs.groth16.prove(mem(zkey), mem(wtns)),
+};
+const prover = await zk.Prover.create(zkey);
+sides["zkaccel key decoded once"] = () => prover.prove(wtns);
+
+for (const [name, f] of Object.entries(sides)) {
+  const { proof, publicSignals } = await f();
+  if (!(await snarkjs.groth16.verify(vkey, publicSignals, proof))) throw new Error(`${name}: snarkjs rejects its proof`);
+}
+const times = Object.fromEntries(Object.keys(sides).map((k) => [k, []]));
+for (let r = 0; r < rounds; r++) {
+  for (const [name, f] of Object.entries(sides)) {
+    const t = performance.now();
+    await f();
+    times[name].push(performance.now() - t);
+  }
+}
+const median = (v) => [...v].sort((a, b) => a - b)[v.length >> 1];
+const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+for (const [k, v] of Object.entries(m)) console.log(`${k.padEnd(26)} median ${v.toFixed(1)} ms (min ${Math.min(...times[k]).toFixed(1)}, max ${Math.max(...times[k]).toFixed(1)}, ${rounds} rounds)`);
+console.log(`snarkjs 1 thread / zkaccel one-shot: ${(m["snarkjs 1 thread"] / m["zkaccel one-shot"]).toFixed(2)}x`);
+console.log(`snarkjs workers / zkaccel one-shot: ${(m["snarkjs workers"] / m["zkaccel one-shot"]).toFixed(2)}x`);
+console.log(`snarkjs workers / zkaccel key decoded once: ${(m["snarkjs workers"] / m["zkaccel key decoded once"]).toFixed(2)}x`);
+process.exit(0);

@@ -1,0 +1,52 @@
+/** A key or witness: its bytes, or a file name (node) or URL (browsers). */
+export type Source = Uint8Array | ArrayBuffer | ArrayBufferView | string;
+
+/** A Groth16 proof as snarkjs returns it. */
+export interface Groth16Proof {
+  pi_a: [string, string, string];
+  pi_b: [[string, string], [string, string], [string, string]];
+  pi_c: [string, string, string];
+  protocol: "groth16";
+  curve: "bn128" | "bls12381";
+}
+
+/** What `prove` resolves to: snarkjs' `{proof, publicSignals}`. */
+export interface ProofOutput {
+  proof: Groth16Proof;
+  publicSignals: string[];
+}
+
+export interface ProveOptions {
+  /** Randomness from this seed: reproducible proofs that are NOT
+   * zero-knowledge. For tests only. */
+  testSeed?: number | bigint;
+}
+
+/** A snarkjs Groth16 key decoded once, to prove many witnesses. */
+export class Prover {
+  /** Decodes a zkey; rejects with an Error naming the fault. */
+  static create(zkey: Source): Promise<Prover>;
+  /** Proves a witness (.wtns bytes); rejects on a witness of another
+   * circuit or one that violates the circuit. */
+  prove(wtns: Source, options?: ProveOptions): Promise<ProofOutput>;
+  /** "bn128" or "bls12381". */
+  readonly curve: string;
+  /** The signals a witness of this key has. */
+  readonly nVars: number;
+  /** The public signals of a proof of this key. */
+  readonly nPublic: number;
+  /** The verification key, as snarkjs exports vkey.json. */
+  vkey(): object;
+  /** Frees the decoded key now. */
+  free(): void;
+}
+
+export const groth16: {
+  /** snarkjs' groth16.prove(zkey, wtns). */
+  prove(zkey: Source, wtns: Source, options?: ProveOptions): Promise<ProofOutput>;
+  /** snarkjs' groth16.verify(vkey, publicSignals, proof). */
+  verify(vkey: object | string, publicSignals: string[] | string, proof: Groth16Proof | string): Promise<boolean>;
+};
+
+/** Which field kernels the WebAssembly module runs. */
+export function kernel(): Promise<string>;

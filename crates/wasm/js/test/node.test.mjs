@@ -1,0 +1,128 @@
+// The npm package in node (node:test), on the committed circom fixtures:
+// every proof has snarkjs' public signals and is accepted by snarkjs'
+// verifier (its npm module), with a fixed seed it equals the native
+// zkaccel-prover's byte for byte, and bad input rejects with an Error that
+// names the problem. Run by scripts/npm-check.sh:
+//
+//   ZKACCEL_NPM_PKG=target/npm/zkaccel   the built package (scripts/npm-build.sh)
+//   ZKACCEL_SNARKJS=.../bin/snarkjs      snarkjs (scripts/circom-fixtures.sh --install)
+//   ZKACCEL_PROVER=target/debug/zkaccel-prover   the native prover
+//
+// Without snarkjs or the native prover those checks say SKIP on stderr.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../../../..");
+const fixtures = path.join(root, "crates/circom/tests/fixtures");
+const pkgDir = path.resolve(root, process.env.ZKACCEL_NPM_PKG ?? "target/npm/zkaccel");
+const { groth16, Prover, kernel } = await import(pathToFileURL(path.join(pkgDir, "node.js")).href);
+
+const FIXTURES = ["poseidon", "poseidon_bls", "arrays", "merkle", "nopublic"];
+const file = (name, f) => path.join(fixtures, name, f);
+const bytes = (name, f) => readFile(file(name, f));
+const json = async (name, f) => JSON.parse(await readFile(file(name, f), "utf8"));
+
+function skip(what) {
+  process.stderr.write(`!! SKIP (npm package test): ${what}\n`);
+}
+
+// snarkjs' own verifier, from the install the circom tests use.
+let snarkjs = null;
+if (process.env.ZKACCEL_SNARKJS) {
+  const modules = path.resolve(path.dirname(process.env.ZKACCEL_SNARKJS), "..");
+  snarkjs = createRequire(path.join(modules, "noop.js"))("snarkjs");
+}
+const native = process.env.ZKACCEL_PROVER;
+
+test("the module runs the portable field kernels", async () => {
+  const k = await kernel();
+  assert.match(k, /portable/, k);
+});
+
+for (const name of FIXTURES) {
+  test(`${name}: snarkjs' public signals, accepted by snarkjs' verifier`, async () => {
+    const zkey = await bytes(name, "circuit.zkey");
+    const { proof, publicSignals } = await groth16.prove(zkey, await bytes(name, "witness.wtns"));
+    assert.deepEqual(publicSignals, await json(name, "public.json"));
+    const vkey = await json(name, "vkey.json");
+    assert.equal(await groth16.verify(vkey, publicSignals, proof), true);
+    if (snarkjs) {
+      assert.equal(await snarkjs.groth16.verify(vkey, publicSignals, proof), true, "snarkjs rejects the proof");
+    } else {
+      skip(`${name}: snarkjs not installed (ZKACCEL_SNARKJS): checked with this package's verifier only`);
+    }
+  });
+
+  test(`${name}: with a fixed seed, the native zkaccel-prover's proof byte for byte`, async (t) => {
+    if (!native) {
+      skip(`${name}: no native prover (ZKACCEL_PROVER): not compared byte for byte`);
+      return t.skip("no native prover (ZKACCEL_PROVER)");
+    }
+    const dir = await mkdtemp(path.join(tmpdir(), "zkaccel-npm-"));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const [p, s] = [path.join(dir, "proof.json"), path.join(dir, "public.json")];
+    const zkey = file(name, "circuit.zkey");
+    const wtns = file(name, "witness.wtns");
+    execFileSync(native, ["--test-seed", "42", zkey, wtns, p, s], { stdio: ["ignore", "ignore", "inherit"] });
+    // A file name is read by the package itself (node: fs).
+    const out = await groth16.prove(zkey, wtns, { testSeed: 42 });
+    assert.equal(JSON.stringify(out.proof, null, 1), await readFile(p, "utf8"));
+    assert.equal(JSON.stringify(out.publicSignals, null, 1), await readFile(s, "utf8"));
+  });
+}
+
+test("a Prover decodes once and proves many times", async () => {
+  const prover = await Prover.create(await bytes("poseidon", "circuit.zkey"));
+  const wtns = await bytes("poseidon", "witness.wtns");
+  assert.equal(prover.curve, "bn128");
+  assert.equal(prover.nPublic, (await json("poseidon", "public.json")).length);
+  assert.deepEqual(prover.vkey(), await json("poseidon", "vkey.json"));
+  const a = await prover.prove(wtns, { testSeed: 1 });
+  const b = await prover.prove(wtns, { testSeed: 1 });
+  const c = await prover.prove(wtns);
+  const d = await prover.prove(wtns);
+  assert.deepEqual(a, b);
+  assert.notDeepEqual(c.proof, d.proof, "two proofs with fresh randomness are equal");
+  const vkey = prover.vkey();
+  for (const o of [a, c, d]) assert.equal(await groth16.verify(vkey, o.publicSignals, o.proof), true);
+  prover.free();
+  await assert.rejects(prover.prove(wtns), /freed/);
+});
+
+test("snarkjs' proof verifies; a changed signal or another circuit's proof does not", async () => {
+  const vkey = await json("arrays", "vkey.json");
+  const proof = await json("arrays", "proof.json");
+  const pub = await json("arrays", "public.json");
+  assert.equal(await groth16.verify(vkey, pub, proof), true);
+  const changed = [...pub];
+  changed[changed.length - 1] = "2";
+  assert.equal(await groth16.verify(vkey, changed, proof), false);
+  assert.equal(await groth16.verify(vkey, pub, await json("merkle", "proof.json")), false);
+});
+
+test("bad input rejects with an Error naming the problem, and the module still proves", async () => {
+  const zkey = await bytes("poseidon", "circuit.zkey");
+  const wtns = await bytes("poseidon", "witness.wtns");
+  for (const len of [0, 3, 100, zkey.length >> 1, zkey.length - 1]) {
+    await assert.rejects(groth16.prove(zkey.subarray(0, len), wtns), (e) => e instanceof Error && /zkey/.test(e.message));
+  }
+  await assert.rejects(groth16.prove(wtns, wtns), /zkey/);
+  await assert.rejects(groth16.prove(zkey, await bytes("arrays", "witness.wtns")), /witness length/);
+  await assert.rejects(groth16.prove(zkey, wtns.subarray(0, wtns.length - 1)), /wtns/);
+  await assert.rejects(groth16.prove(zkey, 42), TypeError);
+  const broken = Uint8Array.from(wtns);
+  broken[broken.length - 32] ^= 1;
+  await assert.rejects(groth16.prove(zkey, broken), /does not verify/);
+  await assert.rejects(groth16.verify("{", "[]", "{}"), /verify/);
+  await assert.rejects(groth16.verify(await json("arrays", "vkey.json"), ["1"], await json("arrays", "proof.json")), /public signals/);
+  // No error poisoned the instance.
+  const { publicSignals } = await groth16.prove(zkey, wtns);
+  assert.deepEqual(publicSignals, await json("poseidon", "public.json"));
+});

@@ -1,0 +1,110 @@
+//! zkaccel's circom prover for JavaScript: the WebAssembly module behind the
+//! npm package `zkaccel` (built by `scripts/npm-build.sh`; docs/browser.md).
+//!
+//! snarkjs' Groth16 keys (`.zkey`) and witnesses (`.wtns`) in, snarkjs'
+//! `proof.json` and `public.json` out, text for text. The package's
+//! JavaScript (`crates/wasm/js`) wraps these bindings in snarkjs' API
+//! (`groth16.prove`, `groth16.verify`) and a [`Prover`] that decodes a key
+//! once and proves many times.
+//!
+//! Every function here is plain Rust first ([`KeyProver`], [`verify_json`]),
+//! tested natively against the committed circom fixtures; the bindings
+//! only turn [`CircomError`](zkaccel_circom::CircomError) into a JavaScript
+//! `Error` carrying its message.
+//!
+//! In WebAssembly the field kernels are the portable ones (64-bit limbs;
+//! wasm has no 64x64->128 multiply) and the prover runs on the calling
+//! thread.
+
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
+mod prover;
+
+pub use prover::{verify_json, KeyProver, ProofFiles, Randomness};
+
+use wasm_bindgen::prelude::*;
+
+fn js_err(e: zkaccel_circom::CircomError) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+/// A snarkjs Groth16 key decoded once, to prove many witnesses.
+#[wasm_bindgen]
+pub struct Prover {
+    inner: KeyProver,
+}
+
+#[wasm_bindgen]
+impl Prover {
+    /// Decodes a zkey (`bn128` or `bls12381`) from its bytes; throws an
+    /// `Error` naming the section and value at fault if it is truncated,
+    /// corrupted or not a Groth16 key.
+    #[wasm_bindgen(constructor)]
+    pub fn new(zkey: &[u8]) -> Result<Prover, JsError> {
+        KeyProver::new(zkey)
+            .map(|inner| Prover { inner })
+            .map_err(js_err)
+    }
+
+    /// A proof from a `.wtns` file's bytes: `[proof.json, public.json]` as
+    /// snarkjs writes them. Throws if the witness is malformed, of another
+    /// length or prime than the key's, or violates the circuit (the proof
+    /// is verified before it is returned).
+    pub fn prove(&self, wtns: &[u8]) -> Result<Vec<String>, JsError> {
+        self.prove_from(wtns, Randomness::Os)
+    }
+
+    /// [`Prover::prove`] with the randomness from a fixed seed (as
+    /// `zkaccel-prover --test-seed`): reproducible, NOT zero-knowledge.
+    /// For tests only.
+    #[wasm_bindgen(js_name = proveWithTestSeed)]
+    pub fn prove_with_test_seed(&self, wtns: &[u8], seed: u64) -> Result<Vec<String>, JsError> {
+        self.prove_from(wtns, Randomness::Seed(seed))
+    }
+
+    fn prove_from(&self, wtns: &[u8], rng: Randomness) -> Result<Vec<String>, JsError> {
+        let out = self.inner.prove_wtns(wtns, rng).map_err(js_err)?;
+        Ok(vec![out.proof, out.public])
+    }
+
+    /// snarkjs' name of the key's curve (`bn128` or `bls12381`).
+    #[wasm_bindgen(getter)]
+    pub fn curve(&self) -> String {
+        self.inner.curve().to_owned()
+    }
+
+    /// How many signals a witness of this key has (`nVars`).
+    #[wasm_bindgen(getter, js_name = nVars)]
+    pub fn n_vars(&self) -> usize {
+        self.inner.n_vars()
+    }
+
+    /// How many public signals a proof of this key has (`nPublic`).
+    #[wasm_bindgen(getter, js_name = nPublic)]
+    pub fn n_public(&self) -> usize {
+        self.inner.n_public()
+    }
+
+    /// The key's verification key, as `snarkjs zkey export
+    /// verificationkey` writes `vkey.json`.
+    #[wasm_bindgen(js_name = vkeyJson)]
+    pub fn vkey_json(&self) -> String {
+        self.inner.vkey_json()
+    }
+}
+
+/// Whether `proof` (`proof.json`'s text) verifies for `publicSignals`
+/// (`public.json`'s) under `vkey` (`vkey.json`'s). Throws on malformed
+/// input (bad JSON, a point off the curve, a count other than the key's).
+#[wasm_bindgen]
+pub fn verify(vkey: &str, public: &str, proof: &str) -> Result<bool, JsError> {
+    verify_json(vkey, public, proof).map_err(js_err)
+}
+
+/// Which field kernels this module runs (in WebAssembly: the portable
+/// ones), for the figures of a benchmark.
+#[wasm_bindgen]
+pub fn kernel() -> String {
+    zkaccel_ff::kernel_summary()
+}

@@ -1,0 +1,148 @@
+//! [`KeyProver`]: a snarkjs zkey decoded once, of either curve, and the
+//! proofs, public signals and checks the JavaScript API returns, as plain
+//! Rust (tested natively; `lib.rs` only binds it).
+
+use ark_bls12_381::Bls12_381;
+use ark_bn254::Bn254;
+use rand::SeedableRng;
+use zkaccel_circom::{
+    proof_json, public_json, read_proof_json, read_public_json, read_vkey_json, read_wtns,
+    vkey_json, zkey_curve, CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
+};
+use zkaccel_groth16::Backend;
+
+/// Where a proof's randomness (`r`, `s`) comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Randomness {
+    /// The operating system's generator (in JavaScript engines,
+    /// `crypto.getRandomValues`): what every real proof uses.
+    Os,
+    /// ChaCha20 seeded with this number, as `zkaccel-prover --test-seed`
+    /// draws it: reproducible proofs for tests, which are NOT
+    /// zero-knowledge (anyone who knows the seed can test guesses of the
+    /// witness).
+    Seed(u64),
+}
+
+/// A proof as snarkjs writes it: `proof.json` and `public.json`, text for
+/// text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProofFiles {
+    /// `proof.json` (`pi_a`, `pi_b`, `pi_c`, `protocol`, `curve`).
+    pub proof: String,
+    /// `public.json` (the public signals as decimal strings).
+    pub public: String,
+}
+
+/// A zkey decoded once: BN254 (`bn128`) or BLS12-381 (`bls12381`), as its
+/// header says.
+pub enum KeyProver {
+    /// A `bn128` key.
+    Bn254(CircomProver<Bn254>),
+    /// A `bls12381` key.
+    Bls12_381(CircomProver<Bls12_381>),
+}
+
+impl KeyProver {
+    /// Decodes a snarkjs Groth16 zkey from its bytes. Every coordinate and
+    /// coefficient is range-checked; errors name the section and the point
+    /// at fault.
+    pub fn new(zkey: &[u8]) -> Result<Self, CircomError> {
+        let opts = ZkeyOptions::default();
+        // One thread here: the CPU backend (there is no GPU in a browser).
+        let b = Backend::Cpu;
+        Ok(match zkey_curve(zkey)? {
+            Curve::Bn254 => KeyProver::Bn254(CircomProver::from_zkey_bytes(zkey, b, opts)?),
+            Curve::Bls12_381 => KeyProver::Bls12_381(CircomProver::from_zkey_bytes(zkey, b, opts)?),
+        })
+    }
+
+    /// snarkjs' name of the key's curve (`bn128`, `bls12381`).
+    pub fn curve(&self) -> &'static str {
+        match self {
+            KeyProver::Bn254(_) => Bn254::NAME,
+            KeyProver::Bls12_381(_) => Bls12_381::NAME,
+        }
+    }
+
+    /// The number of signals a witness must have (the key's `nVars`).
+    pub fn n_vars(&self) -> usize {
+        match self {
+            KeyProver::Bn254(p) => p.zkey().header.n_vars,
+            KeyProver::Bls12_381(p) => p.zkey().header.n_vars,
+        }
+    }
+
+    /// The number of public signals (`nPublic`).
+    pub fn n_public(&self) -> usize {
+        match self {
+            KeyProver::Bn254(p) => p.zkey().header.n_public,
+            KeyProver::Bls12_381(p) => p.zkey().header.n_public,
+        }
+    }
+
+    /// The key's verification key as snarkjs' `vkey.json`
+    /// (`snarkjs zkey export verificationkey`).
+    pub fn vkey_json(&self) -> String {
+        match self {
+            KeyProver::Bn254(p) => vkey_json(&p.zkey().vk),
+            KeyProver::Bls12_381(p) => vkey_json(&p.zkey().vk),
+        }
+    }
+
+    /// A proof from a `.wtns` file's bytes. The witness is checked against
+    /// the key (length, `witness[0] = 1`, the key's prime) and the proof
+    /// against the key's own verification key before it is returned: a
+    /// witness that violates the circuit is an error
+    /// ([`CircomError::ProofRejected`]), never a proof that does not verify.
+    pub fn prove_wtns(&self, wtns: &[u8], rng: Randomness) -> Result<ProofFiles, CircomError> {
+        match self {
+            KeyProver::Bn254(p) => prove_one(p, wtns, rng),
+            KeyProver::Bls12_381(p) => prove_one(p, wtns, rng),
+        }
+    }
+}
+
+fn prove_one<E: CircomCurve>(
+    prover: &CircomProver<E>,
+    wtns: &[u8],
+    rng: Randomness,
+) -> Result<ProofFiles, CircomError> {
+    let witness = read_wtns::<E::ScalarField>(wtns)?;
+    let out = match rng {
+        Randomness::Os => prover.prove(&witness, &mut rand::rngs::OsRng)?,
+        Randomness::Seed(seed) => {
+            prover.prove(&witness, &mut rand_chacha::ChaCha20Rng::seed_from_u64(seed))?
+        }
+    };
+    if !prover.verify(&out.proof, &out.public)? {
+        return Err(CircomError::ProofRejected);
+    }
+    Ok(ProofFiles {
+        proof: proof_json(&out.proof),
+        public: public_json::<E>(&out.public),
+    })
+}
+
+/// Whether `proof` (snarkjs' `proof.json`) verifies for `public`
+/// (`public.json`) under `vkey` (`vkey.json`), on the curve the key names.
+/// Malformed JSON, points off the curve or outside the subgroup, values
+/// at or above the modulus and a public-signal count other than the key's
+/// are errors; a well-formed proof that fails the pairing check is
+/// `Ok(false)`.
+pub fn verify_json(vkey: &str, public: &str, proof: &str) -> Result<bool, CircomError> {
+    match zkaccel_circom::json_curve(vkey).as_deref() {
+        Some("bn128") | Some("bn254") => verify_on::<Bn254>(vkey, public, proof),
+        Some("bls12381") | Some("bls12-381") => verify_on::<Bls12_381>(vkey, public, proof),
+        other => Err(CircomError::Mismatch(format!(
+            "verification key: curve {other:?} is not one this prover knows (bn128, bls12381)"
+        ))),
+    }
+}
+
+fn verify_on<E: CircomCurve>(vkey: &str, public: &str, proof: &str) -> Result<bool, CircomError> {
+    let vk = read_vkey_json::<E>(vkey)?;
+    let public = read_public_json::<E>(public)?;
+    let proof = read_proof_json::<E>(proof)?;
+    zkaccel_circom::verify(&vk, &proof, &public)
+}

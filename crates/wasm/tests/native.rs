@@ -1,0 +1,155 @@
+//! The JavaScript API's functions, natively, on the committed circom
+//! fixtures (made by circom and snarkjs: their `public.json`, `vkey.json`
+//! and `proof.json` are the reference), and on bad input. The same
+//! functions compiled to WebAssembly are checked in node by
+//! `crates/wasm/js/test/` (scripts/npm-check.sh).
+
+use zkaccel_wasm::{verify_json, KeyProver, Randomness};
+
+const FIXTURES: [&str; 5] = ["poseidon", "poseidon_bls", "arrays", "merkle", "nopublic"];
+
+fn fixture(name: &str, file: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/../circom/tests/fixtures/{name}/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn text(name: &str, file: &str) -> String {
+    String::from_utf8(fixture(name, file)).unwrap()
+}
+
+#[test]
+fn proofs_verify_under_snarkjs_keys_with_snarkjs_public_signals() {
+    for name in FIXTURES {
+        let prover = KeyProver::new(&fixture(name, "circuit.zkey")).unwrap();
+        let wtns = fixture(name, "witness.wtns");
+        let out = prover.prove_wtns(&wtns, Randomness::Os).unwrap();
+        // snarkjs' own files: the public signals text for text, and the
+        // verification key it exported from the same zkey.
+        assert_eq!(out.public, text(name, "public.json"), "{name}: public.json");
+        assert_eq!(
+            prover.vkey_json(),
+            text(name, "vkey.json"),
+            "{name}: vkey.json"
+        );
+        let vkey = text(name, "vkey.json");
+        assert!(
+            verify_json(&vkey, &out.public, &out.proof).unwrap(),
+            "{name}"
+        );
+        // snarkjs' proof of the same witness verifies here too.
+        assert!(verify_json(&vkey, &out.public, &text(name, "proof.json")).unwrap());
+        let curve = if name.ends_with("_bls") {
+            "bls12381"
+        } else {
+            "bn128"
+        };
+        assert_eq!(prover.curve(), curve);
+        assert!(
+            out.proof.contains(&format!("\"curve\": \"{curve}\"")),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_seed_gives_one_proof_and_os_randomness_a_new_one() {
+    let prover = KeyProver::new(&fixture("poseidon", "circuit.zkey")).unwrap();
+    let wtns = fixture("poseidon", "witness.wtns");
+    let a = prover.prove_wtns(&wtns, Randomness::Seed(7)).unwrap();
+    let b = prover.prove_wtns(&wtns, Randomness::Seed(7)).unwrap();
+    let c = prover.prove_wtns(&wtns, Randomness::Seed(8)).unwrap();
+    let d = prover.prove_wtns(&wtns, Randomness::Os).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a.proof, c.proof);
+    assert_ne!(a.proof, d.proof);
+    assert_eq!(a.public, d.public);
+}
+
+#[test]
+fn a_changed_public_signal_or_proof_does_not_verify() {
+    let name = "arrays";
+    let vkey = text(name, "vkey.json");
+    let proof = text(name, "proof.json");
+    let public = text(name, "public.json");
+    assert!(verify_json(&vkey, &public, &proof).unwrap());
+    let changed = public.replacen("\"1\"", "\"2\"", 1);
+    assert_ne!(changed, public);
+    assert!(!verify_json(&vkey, &changed, &proof).unwrap());
+    // Another fixture's proof under this key: well-formed, wrong.
+    let other = text("merkle", "proof.json");
+    assert!(!verify_json(&vkey, &public, &other).unwrap());
+}
+
+fn err_of<T>(r: Result<T, zkaccel_circom::CircomError>) -> String {
+    match r {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn truncated_or_corrupted_keys_are_errors_naming_the_file() {
+    let zkey = fixture("poseidon", "circuit.zkey");
+    // Every prefix length near the start and the sections' boundaries,
+    // then a stride through the file.
+    let n = zkey.len();
+    let lens = (0..64).chain((64..n).step_by(n / 97 + 1)).chain([n - 1]);
+    for len in lens {
+        let msg = err_of(KeyProver::new(&zkey[..len]));
+        assert!(msg.contains("zkey"), "{len} bytes: {msg}");
+    }
+    let mut bad = zkey.clone();
+    bad[..4].copy_from_slice(b"wtns");
+    assert!(err_of(KeyProver::new(&bad)).contains("zkey"));
+    assert!(err_of(KeyProver::new(b"")).contains("zkey"));
+    // A wtns or an r1cs is not a key.
+    let msg = err_of(KeyProver::new(&fixture("poseidon", "witness.wtns")));
+    assert!(msg.contains("zkey"), "{msg}");
+}
+
+#[test]
+fn a_witness_of_another_circuit_or_curve_is_an_error() {
+    let prover = KeyProver::new(&fixture("poseidon", "circuit.zkey")).unwrap();
+    let msg = err_of(prover.prove_wtns(&fixture("arrays", "witness.wtns"), Randomness::Os));
+    assert!(msg.contains("witness length"), "{msg}");
+    let msg = err_of(prover.prove_wtns(&fixture("poseidon_bls", "witness.wtns"), Randomness::Os));
+    assert!(msg.contains("prime") || msg.contains("witness"), "{msg}");
+    let wtns = fixture("poseidon", "witness.wtns");
+    for len in [0, 4, 12, 40, wtns.len() / 2, wtns.len() - 1] {
+        let msg = err_of(prover.prove_wtns(&wtns[..len], Randomness::Os));
+        assert!(msg.contains("wtns"), "{len} bytes: {msg}");
+    }
+}
+
+#[test]
+fn a_witness_that_violates_the_circuit_gives_no_proof() {
+    let prover = KeyProver::new(&fixture("poseidon", "circuit.zkey")).unwrap();
+    let mut wtns = fixture("poseidon", "witness.wtns");
+    // The last signal's lowest byte (an internal signal: the witness keeps
+    // its shape, one constraint no longer holds).
+    let at = wtns.len() - 32;
+    wtns[at] ^= 1;
+    let msg = err_of(prover.prove_wtns(&wtns, Randomness::Os));
+    assert!(msg.contains("verify"), "{msg}");
+}
+
+#[test]
+fn malformed_verification_inputs_are_errors() {
+    let vkey = text("arrays", "vkey.json");
+    let proof = text("arrays", "proof.json");
+    let public = text("arrays", "public.json");
+    assert!(verify_json("{", &public, &proof).is_err());
+    assert!(verify_json(&vkey.replace("bn128", "secp256k1"), &public, &proof).is_err());
+    assert!(
+        verify_json(&vkey, "[\"1\"]", &proof).is_err(),
+        "wrong count"
+    );
+    assert!(verify_json(&vkey, &public, "{}").is_err());
+    // A point moved off the curve.
+    let off = proof.replacen("\"1\"\n ],\n \"pi_b\"", "\"2\"\n ],\n \"pi_b\"", 1);
+    assert_ne!(off, proof);
+    assert!(verify_json(&vkey, &public, &off).is_err());
+}
