@@ -5,8 +5,9 @@
 # scripts/circom-fixtures.sh --install), equal byte for byte to the native
 # zkaccel-prover's with a fixed seed (ZKACCEL_PROVER, default
 # target/debug/zkaccel-prover, which the test command builds), bad input
-# rejected. A loud SKIP, exit 0, where node 20+ or the wasm tool chain
-# cannot be had.
+# rejected; and in headless Chromium (Debian's, installed here if missing),
+# a page on a loopback port proving through the browser entry. A loud SKIP,
+# exit 0, where node 20+ or the wasm tool chain cannot be had.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip() { echo "!! SKIP (npm stage): $*"; exit 0; }
@@ -27,5 +28,15 @@ if [ -z "${ZKACCEL_PROVER:-}" ] && [ -x target/debug/zkaccel-prover ]; then
 fi
 [ -n "${ZKACCEL_PROVER:-}" ] || echo "!! SKIP (npm stage): no native zkaccel-prover (target/debug or ZKACCEL_PROVER): proofs not compared byte for byte"
 [ -n "${ZKACCEL_SNARKJS:-}" ] || echo "!! SKIP (npm stage): no snarkjs (ZKACCEL_SNARKJS): proofs checked with the package's verifier only"
+# Headless Chromium from Debian's packages (no browser downloaded by npm),
+# for the browser test; without it that test says SKIP.
+if [ -z "${ZKACCEL_CHROMIUM:-}" ] && ! command -v chromium >/dev/null; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+    apt_install() { $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null; }
+    apt_install || { $sudo apt-get update -qq && apt_install; } ||
+        echo "!! SKIP (npm stage): Debian's chromium could not be installed: the package is not tested in a browser"
+fi
+command -v chromium >/dev/null && echo "-- $(chromium --version 2>/dev/null)"
 echo "-- node $(node --version): the package's tests"
 node --test --test-reporter=spec crates/wasm/js/test/

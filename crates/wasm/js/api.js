@@ -3,6 +3,7 @@
 // Prover that decodes a key once. `load(source)` turns an argument into
 // bytes (node: a path; browsers: a URL); `bindings()` gives the initialised
 // module (node.js and browser.js, the two entry points, supply both).
+import { WitnessCalculator } from "./witness.js";
 
 function asBytes(x, what) {
   if (x instanceof Uint8Array) return x;
@@ -96,7 +97,28 @@ export function makeApi(bindings, load) {
     }
   }
 
+  async function calculator(wasm) {
+    if (wasm instanceof WitnessCalculator) return wasm;
+    return WitnessCalculator.create(await bytesOf(wasm, "circuit wasm"));
+  }
+
+  const wtns = {
+    /** snarkjs' wtns.calculate: input.json's object and the circuit's
+     * wasm (bytes, a file name / URL, or a WitnessCalculator) in, the .wtns
+     * bytes out, computed by this engine's WebAssembly. */
+    async calculate(input, wasm) {
+      return (await calculator(wasm)).calculateWtns(input);
+    },
+  };
+
   const groth16 = {
+    /** snarkjs' groth16.fullProve(input, wasm, zkey): the witness from the
+     * circuit's wasm, then the proof. */
+    async fullProve(input, wasm, zkey, options = {}) {
+      const w = await wtns.calculate(input, wasm);
+      return groth16.prove(zkey, w, options);
+    },
+
     /** snarkjs' groth16.prove(zkey, wtns): the key decoded, one proof. */
     async prove(zkey, wtns, options = {}) {
       const prover = await Prover.create(zkey);
@@ -125,5 +147,5 @@ export function makeApi(bindings, load) {
     return (await bindings()).kernel();
   }
 
-  return { Prover, groth16, kernel };
+  return { Prover, groth16, wtns, WitnessCalculator, kernel };
 }

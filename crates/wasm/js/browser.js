@@ -16,5 +16,5 @@ async function load(url) {
 }
 
 const api = makeApi(bindings, load);
-export const { Prover, groth16, kernel } = api;
+export const { Prover, groth16, wtns, WitnessCalculator, kernel } = api;
 export default api;

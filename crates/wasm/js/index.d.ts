@@ -41,7 +41,26 @@ export class Prover {
   free(): void;
 }
 
+/** circom 2's witness calculator (circuit.wasm) compiled by this engine. */
+export class WitnessCalculator {
+  /** Compiles the circuit's wasm; rejects if it is not circom 2's calculator. */
+  static create(wasm: Uint8Array | ArrayBuffer): Promise<WitnessCalculator>;
+  /** The witness of input.json's object, as the .wtns bytes snarkjs writes. */
+  calculateWtns(input: object): Promise<Uint8Array>;
+  /** The values a witness has. */
+  readonly witnessSize: number;
+  /** The circuit's prime. */
+  readonly prime: bigint;
+}
+
+export const wtns: {
+  /** snarkjs' wtns.calculate(input, wasm): the .wtns bytes. */
+  calculate(input: object, wasm: Source | WitnessCalculator): Promise<Uint8Array>;
+};
+
 export const groth16: {
+  /** snarkjs' groth16.fullProve(input, wasm, zkey): witness, then proof. */
+  fullProve(input: object, wasm: Source | WitnessCalculator, zkey: Source, options?: ProveOptions): Promise<ProofOutput>;
   /** snarkjs' groth16.prove(zkey, wtns). */
   prove(zkey: Source, wtns: Source, options?: ProveOptions): Promise<ProofOutput>;
   /** snarkjs' groth16.verify(vkey, publicSignals, proof). */

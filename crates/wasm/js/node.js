@@ -14,5 +14,5 @@ async function bindings() {
 }
 
 const api = makeApi(bindings, (path) => readFile(path));
-export const { Prover, groth16, kernel } = api;
+export const { Prover, groth16, wtns, WitnessCalculator, kernel } = api;
 export default api;

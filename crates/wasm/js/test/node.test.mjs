@@ -9,7 +9,7 @@
 //   ZKACCEL_PROVER=target/debug/zkaccel-prover   the native prover
 //
 // Without snarkjs or the native prover those checks say SKIP on stderr.
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, mkdtemp, rm } from "node:fs/promises";
 import { execFileSync } from "node:child_process";
@@ -22,7 +22,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../../../..");
 const fixtures = path.join(root, "crates/circom/tests/fixtures");
 const pkgDir = path.resolve(root, process.env.ZKACCEL_NPM_PKG ?? "target/npm/zkaccel");
-const { groth16, Prover, kernel } = await import(pathToFileURL(path.join(pkgDir, "node.js")).href);
+const { groth16, Prover, kernel, wtns, WitnessCalculator } = await import(pathToFileURL(path.join(pkgDir, "node.js")).href);
 
 const FIXTURES = ["poseidon", "poseidon_bls", "arrays", "merkle", "nopublic"];
 const file = (name, f) => path.join(fixtures, name, f);
@@ -40,6 +40,11 @@ if (process.env.ZKACCEL_SNARKJS) {
   snarkjs = createRequire(path.join(modules, "noop.js"))("snarkjs");
 }
 const native = process.env.ZKACCEL_PROVER;
+// snarkjs keeps its curves (and their worker threads) in globals: end them,
+// or node never exits.
+after(async () => {
+  for (const c of ["curve_bn128", "curve_bls12381"]) await globalThis[c]?.terminate();
+});
 
 test("the module runs the portable field kernels", async () => {
   const k = await kernel();
@@ -74,9 +79,53 @@ for (const name of FIXTURES) {
     // A file name is read by the package itself (node: fs).
     const out = await groth16.prove(zkey, wtns, { testSeed: 42 });
     assert.equal(JSON.stringify(out.proof, null, 1), await readFile(p, "utf8"));
-    assert.equal(JSON.stringify(out.publicSignals, null, 1), await readFile(s, "utf8"));
+    // The signals' values (snarkjs writes an empty list as "[\n]", which
+    // JSON.stringify does not).
+    assert.deepEqual(out.publicSignals, JSON.parse(await readFile(s, "utf8")));
   });
 }
+
+for (const name of FIXTURES) {
+  test(`${name}: the witness from circuit.wasm in node's engine is snarkjs' .wtns byte for byte`, async () => {
+    const input = await json(name, "input.json");
+    const w = await wtns.calculate(input, await bytes(name, "circuit.wasm"));
+    assert.deepEqual(Buffer.from(w), await bytes(name, "witness.wtns"));
+    const { proof, publicSignals } = await groth16.fullProve(input, file(name, "circuit.wasm"), file(name, "circuit.zkey"));
+    assert.deepEqual(publicSignals, await json(name, "public.json"));
+    assert.equal(await groth16.verify(await json(name, "vkey.json"), publicSignals, proof), true);
+  });
+}
+
+test("a WitnessCalculator is compiled once and reused; input orders and forms as snarkjs reads them", async () => {
+  const calc = await WitnessCalculator.create(await bytes("arrays", "circuit.wasm"));
+  const expected = await bytes("arrays", "witness.wtns");
+  // The fixture mixes strings, numbers, hex and a negative value.
+  const input = await json("arrays", "input.json");
+  for (let i = 0; i < 3; i++) assert.deepEqual(Buffer.from(await calc.calculateWtns(input)), expected);
+  // The same values written otherwise: BigInt, booleans for 0/1, the negative one as p - 6.
+  const p = calc.prime;
+  const other = { a: [[1n, 2, "3"], ["4", 5n, (p - 6n).toString()]], k: true };
+  assert.deepEqual(Buffer.from(await calc.calculateWtns(other)), expected);
+});
+
+test("bad inputs to the witness reject with an Error naming the signal", async () => {
+  const wasm = await bytes("arrays", "circuit.wasm");
+  const zkey = await bytes("arrays", "circuit.zkey");
+  const input = await json("arrays", "input.json");
+  await assert.rejects(wtns.calculate({ ...input, nope: "1" }, wasm), /no input signal nope/);
+  await assert.rejects(wtns.calculate({ ...input, k: ["1", "2"] }, wasm), /input k has 2 values, the circuit takes 1/);
+  await assert.rejects(wtns.calculate({ a: input.a }, wasm), /input values set/);
+  await assert.rejects(wtns.calculate({ ...input, k: "1.5" }, wasm), /input k: "1.5" is not an integer/);
+  await assert.rejects(wtns.calculate([1, 2], wasm), /JSON object of signals/);
+  // A circuit's own assert (merkle's bits must be 0 or 1): circom's message.
+  const merkle = { ...(await json("merkle", "input.json")), bits: ["2", "1", "1", "0"] };
+  await assert.rejects(wtns.calculate(merkle, await bytes("merkle", "circuit.wasm")), /^Error: witness: Assert Failed\. Error in template/);
+  await assert.rejects(wtns.calculate(input, new Uint8Array([0, 97, 115, 109, 9])), /not a WebAssembly module/);
+  // Another circuit's wasm: its witness does not fit this key.
+  await assert.rejects(groth16.fullProve(await json("poseidon", "input.json"), await bytes("poseidon", "circuit.wasm"), zkey), /witness length/);
+  // Another curve's circuit: its prime is not the key's.
+  await assert.rejects(groth16.fullProve(await json("poseidon_bls", "input.json"), await bytes("poseidon_bls", "circuit.wasm"), await bytes("poseidon", "circuit.zkey")), /prime|witness/);
+});
 
 test("a Prover decodes once and proves many times", async () => {
   const prover = await Prover.create(await bytes("poseidon", "circuit.zkey"));
