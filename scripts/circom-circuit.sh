@@ -13,7 +13,8 @@
 # `zkaccel-prover test-setup` (arkworks' setup from a fixed seed, no powers-of-tau
 # ceremony: a 2^20 `powersoftau prepare phase2` in snarkjs takes hours) in
 # DIR/circuit.zkey and DIR/vkey.json. A benchmark key, NOT for production.
-# With ZKACCEL_CIRCOM_CPP=1 also circom's C++ witness generator, built into DIR/circuit_cpp/
+# ZKACCEL_PROVER_BIN names the zkaccel-prover whose test-setup makes the key (default: the
+# release build, built first). With ZKACCEL_CIRCOM_CPP=1 also circom's C++ witness generator, built into DIR/circuit_cpp/
 # (needs g++, make, GMP, nlohmann-json and nasm: Debian's libgmp-dev, nlohmann-json3-dev, nasm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,12 @@ kind=${1:?sha256 or poseidon}
 size=${2:?size}
 dir=$(realpath -m "${3:?out dir}")
 ./scripts/circom-fixtures.sh --install >/dev/null
-cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover
+# ZKACCEL_PROVER_BIN: a zkaccel-prover already built (only its test-setup
+# runs here); else the release one is built.
+if [ -z "${ZKACCEL_PROVER_BIN:-}" ]; then
+    cargo build --release --quiet -p zkaccel-circom --bin zkaccel-prover
+    ZKACCEL_PROVER_BIN=$ROOT/target/release/zkaccel-prover
+fi
 TOOLS=$ROOT/.tools/node
 mkdir -p "$dir"
 work=$(mktemp -d)
@@ -80,4 +86,4 @@ if [ "${ZKACCEL_CIRCOM_CPP:-0}" = 1 ]; then
     rm -rf "$dir/circuit_cpp" && mkdir -p "$dir/circuit_cpp"
     cp "$work/circuit_cpp/circuit" "$work/circuit_cpp/circuit.dat" "$dir/circuit_cpp/"
 fi
-"$ROOT/target/release/zkaccel-prover" test-setup "$dir/circuit.r1cs" "$dir"
+"$ZKACCEL_PROVER_BIN" test-setup "$dir/circuit.r1cs" "$dir"

@@ -38,9 +38,9 @@ pub struct ProofFiles {
 /// header says.
 pub enum KeyProver {
     /// A `bn128` key.
-    Bn254(CircomProver<Bn254>),
+    Bn254(Box<CircomProver<Bn254>>),
     /// A `bls12381` key.
-    Bls12_381(CircomProver<Bls12_381>),
+    Bls12_381(Box<CircomProver<Bls12_381>>),
 }
 
 impl KeyProver {
@@ -52,8 +52,12 @@ impl KeyProver {
         // One thread here: the CPU backend (there is no GPU in a browser).
         let b = Backend::Cpu;
         Ok(match zkey_curve(zkey)? {
-            Curve::Bn254 => KeyProver::Bn254(CircomProver::from_zkey_bytes(zkey, b, opts)?),
-            Curve::Bls12_381 => KeyProver::Bls12_381(CircomProver::from_zkey_bytes(zkey, b, opts)?),
+            Curve::Bn254 => {
+                KeyProver::Bn254(Box::new(CircomProver::from_zkey_bytes(zkey, b, opts)?))
+            }
+            Curve::Bls12_381 => {
+                KeyProver::Bls12_381(Box::new(CircomProver::from_zkey_bytes(zkey, b, opts)?))
+            }
         })
     }
 

@@ -96,6 +96,23 @@ for (const name of FIXTURES) {
   });
 }
 
+test("input names and hashes as circom's calculator forms them", async () => {
+  const { flattenInputs, fnv1aHalves } = await import(pathToFileURL(path.join(pkgDir, "witness.js")).href);
+  // The published FNV-1a 64 test vectors (draft-eastlake-fnv).
+  const h = (s) => {
+    const [m, l] = fnv1aHalves(s);
+    return ((BigInt(m >>> 0) << 32n) | BigInt(l >>> 0)).toString(16);
+  };
+  assert.equal(h(""), "cbf29ce484222325");
+  assert.equal(h("a"), "af63dc4c8601ec8c");
+  assert.equal(h("foobar"), "85944171f73967e8");
+  // Buses (circom 2.2): objects and arrays of objects qualify the names.
+  const got = flattenInputs({ m: [[1, 2], ["3", "0x4"]], s: { x: true }, b: [{ y: 1 }, { y: "-2" }] });
+  assert.deepEqual(got, [["m", [1n, 2n, 3n, 4n]], ["s.x", [1n]], ["b[0].y", [1n]], ["b[1].y", [-2n]]]);
+  assert.throws(() => flattenInputs({ a: [1, null] }), /input a\[1\]: null is not an integer/);
+  assert.throws(() => flattenInputs({ a: "" }), /input a: "" is not an integer/);
+});
+
 test("a WitnessCalculator is compiled once and reused; input orders and forms as snarkjs reads them", async () => {
   const calc = await WitnessCalculator.create(await bytes("arrays", "circuit.wasm"));
   const expected = await bytes("arrays", "witness.wtns");
