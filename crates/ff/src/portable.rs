@@ -23,11 +23,53 @@ fn sbb(a: u64, b: u64, borrow: &mut u64) -> u64 {
     t as u64
 }
 
+/// `acc + a b + carry` as `(low, high)` limbs: the product through `u128`,
+/// which is one `mul`/`umulh` pair (or `mulx`) on 64-bit CPUs.
+#[cfg(not(target_arch = "wasm32"))]
 #[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
     let t = acc as u128 + (a as u128) * (b as u128) + *carry as u128;
     *carry = (t >> 64) as u64;
     t as u64
+}
+
+/// [`mac`] on WebAssembly, which has no 64x64->128-bit multiply: there a
+/// `u128` product is a call to compiler-rt's `__multi3` (a 128x128-bit
+/// product: more multiplies than needed, and a call per limb product), so
+/// the product is [`mul_wide`]'s four 32x32->64-bit multiplies, inline.
+#[cfg(target_arch = "wasm32")]
+#[inline(always)]
+fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
+    mac_by_halves(acc, a, b, carry)
+}
+
+/// The body of WebAssembly's [`mac`], on every target so that its tests
+/// run natively.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+fn mac_by_halves(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
+    let (lo, hi) = mul_wide(a, b);
+    let (s, c1) = lo.overflowing_add(acc);
+    let (s, c2) = s.overflowing_add(*carry);
+    // a b + acc + carry < 2^128: the high limb takes both carries.
+    *carry = hi + c1 as u64 + c2 as u64;
+    s
+}
+
+/// `a b` as `(low, high)` 64-bit limbs from four 32x32->64-bit products
+/// (schoolbook on 32-bit halves; the middle sum cannot overflow: three
+/// terms below 2^32 each).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+fn mul_wide(a: u64, b: u64) -> (u64, u64) {
+    const LOW: u64 = 0xffff_ffff;
+    let (a0, a1) = (a & LOW, a >> 32);
+    let (b0, b1) = (b & LOW, b >> 32);
+    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
+    let mid = (p00 >> 32) + (p01 & LOW) + (p10 & LOW);
+    let lo = (p00 & LOW) | (mid << 32);
+    let hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+    (lo, hi)
 }
 
 /// `x - p` if `x >= p` (or if `high` is set, meaning `x` overflowed the limbs),
@@ -140,4 +182,76 @@ pub fn dif4_with<E, W>(
         scale(&add(&d, &e), w[0]),
         scale(&sub(&d, &e), w[2]),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{mac_by_halves, mul_wide};
+
+    /// Edge limbs: 0, 1, the 32-bit boundaries, the top bit, all ones.
+    const EDGES: [u64; 9] = [
+        0,
+        1,
+        2,
+        0xffff_ffff,
+        0x1_0000_0000,
+        0x1_0000_0001,
+        1 << 63,
+        u64::MAX - 1,
+        u64::MAX,
+    ];
+
+    fn values() -> Vec<u64> {
+        // EDGES, then 2,000 values of a xorshift sequence.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut v = EDGES.to_vec();
+        v.extend((0..2000).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }));
+        v
+    }
+
+    #[test]
+    fn products_by_halves_equal_u128_products() {
+        let v = values();
+        for (i, &a) in v.iter().enumerate() {
+            for &b in v.iter().skip(i % 7).step_by(37).chain(&EDGES) {
+                let want = a as u128 * b as u128;
+                assert_eq!(
+                    mul_wide(a, b),
+                    (want as u64, (want >> 64) as u64),
+                    "{a:#x} {b:#x}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mac_by_halves_equals_the_u128_sum() {
+        let v = values();
+        for (i, &a) in v.iter().enumerate() {
+            let acc = v[(i * 31 + 5) % v.len()];
+            let c = v[(i * 17 + 3) % v.len()];
+            for &b in v.iter().step_by(53).chain(&EDGES) {
+                let want = acc as u128 + a as u128 * b as u128 + c as u128;
+                let mut carry = c;
+                let lo = mac_by_halves(acc, a, b, &mut carry);
+                assert_eq!(
+                    (lo, carry),
+                    (want as u64, (want >> 64) as u64),
+                    "{acc:#x} + {a:#x} {b:#x} + {c:#x}"
+                );
+            }
+        }
+        // The largest sum: (2^64-1)^2 + 2 (2^64-1) = 2^128 - 1.
+        let mut carry = u64::MAX;
+        assert_eq!(
+            mac_by_halves(u64::MAX, u64::MAX, u64::MAX, &mut carry),
+            u64::MAX
+        );
+        assert_eq!(carry, u64::MAX);
+    }
 }

@@ -1,0 +1,35 @@
+// Two builds of the npm package on the same zkey and wtns in one node
+// process, alternated (A B A B), medians and the ratio: for measuring a
+// change to the WebAssembly module against the build before it.
+//
+//   node crates/wasm/js/bench/ab.mjs PKG_A PKG_B ZKEY WTNS [ROUNDS]
+import { readFile } from "node:fs/promises";
+import { cpus } from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [a, b, zkeyPath, wtnsPath, roundsArg] = process.argv.slice(2);
+if (!wtnsPath) {
+  console.error("usage: node ab.mjs PKG_A PKG_B ZKEY WTNS [ROUNDS]");
+  process.exit(2);
+}
+const rounds = Number(roundsArg ?? 7);
+const load = (dir) => import(pathToFileURL(path.resolve(dir, "node.js")).href);
+const [A, B] = [await load(a), await load(b)];
+const zkey = new Uint8Array(await readFile(zkeyPath));
+const wtns = new Uint8Array(await readFile(wtnsPath));
+console.log(`node ${process.version}; ${cpus()[0]?.model} x${cpus().length}; A ${a}, B ${b}`);
+const [pa, pb] = [await A.Prover.create(zkey), await B.Prover.create(zkey)];
+// Same seed, same proof: the two builds must agree before they are timed.
+const [ra, rb] = [await pa.prove(wtns, { testSeed: 3 }), await pb.prove(wtns, { testSeed: 3 })];
+if (JSON.stringify(ra) !== JSON.stringify(rb)) throw new Error("the two builds' proofs differ");
+const t = { A: [], B: [] };
+for (let r = 0; r < rounds; r++) {
+  for (const [k, p] of [["A", pa], ["B", pb]]) {
+    const s = performance.now();
+    await p.prove(wtns);
+    t[k].push(performance.now() - s);
+  }
+}
+const med = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
+console.log(`A median ${med(t.A).toFixed(1)} ms, B median ${med(t.B).toFixed(1)} ms (key decoded once, ${rounds} rounds); A / B = ${(med(t.A) / med(t.B)).toFixed(2)}x`);
