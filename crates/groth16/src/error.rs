@@ -43,6 +43,14 @@ pub enum Groth16Error {
     /// The witness map's transforms failed on the backend running them (the
     /// GPU); the backend's error is the source.
     Ntt(zkaccel_ntt::NttError),
+    /// A proof's shares of sums ([`crate::ProofSums`]) do not make one
+    /// proof: a sum missing, or given twice.
+    Sums {
+        /// Which sum (`h`, `l`, `a`, `b1`, `b2`).
+        what: &'static str,
+        /// What is wrong with it.
+        problem: &'static str,
+    },
 }
 
 impl fmt::Display for Groth16Error {
@@ -66,6 +74,9 @@ impl fmt::Display for Groth16Error {
             }
             Groth16Error::Msm(e) => write!(f, "multi-scalar multiplication: {e}"),
             Groth16Error::Ntt(e) => write!(f, "witness map: {e}"),
+            Groth16Error::Sums { what, problem } => {
+                write!(f, "the proof's shares: the sum {what} is {problem}")
+            }
         }
     }
 }
@@ -77,7 +88,9 @@ impl std::error::Error for Groth16Error {
             Groth16Error::Msm(e) => Some(e),
             Groth16Error::Ntt(e) => Some(e),
             Groth16Error::BackendUnavailable { cause, .. } => Some(cause.get()),
-            Groth16Error::KeyMismatch { .. } | Groth16Error::PublicInputCount { .. } => None,
+            Groth16Error::KeyMismatch { .. }
+            | Groth16Error::PublicInputCount { .. }
+            | Groth16Error::Sums { .. } => None,
         }
     }
 }

@@ -51,6 +51,7 @@ pub use pairing::{
     AccelPairing, PairingQuotientMsmFn, QuotientMsmFn, QuotientOffloadFn, ResidentBases,
 };
 pub use prover::{
-    Groth16, MatrixWitness, PreparedProvingKey, ProofTimings, ProvingKeyRef, ResidentKey,
+    Groth16, MatrixWitness, PreparedProvingKey, ProofPart, ProofSums, ProofTimings, ProvingKeyRef,
+    ResidentKey,
 };
 pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

@@ -3,10 +3,12 @@
 //! `timings.rs`, the proof's steps in `steps.rs`.
 
 mod key;
+mod parts;
 mod steps;
 mod timings;
 
 pub use key::{PreparedProvingKey, ProvingKeyRef, ResidentKey};
+pub use parts::{ProofPart, ProofSums};
 pub use steps::MatrixWitness;
 pub use timings::ProofTimings;
 
@@ -178,6 +180,47 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
         Self::prove_witness_with(key, witness, r, s, &Self::offloads()?)
+    }
+
+    /// One share of [`Groth16::prove_witness`]'s work ([`ProofPart`]), on
+    /// the CPU: its sums, for [`Groth16::assemble_sums`] to finish the proof
+    /// once every share is in. The shares need nothing of each other, so
+    /// separate processes with their own copies of the key (the npm
+    /// package's workers) compute them at once. The key and witness are
+    /// checked as [`Groth16::prove_witness`] checks them.
+    pub fn prove_part<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+        part: ProofPart,
+    ) -> Result<ProofSums<E>, Groth16Error> {
+        let offloads = Offloads::none();
+        let job = Job {
+            key,
+            witness,
+            offloads: &offloads,
+        };
+        job.sums(part)
+    }
+
+    /// The proof from every share's sums ([`ProofSums::merge`]) with the
+    /// randomness `r`, `s`: the proof [`Groth16::prove_witness`] gives for
+    /// the same key, witness, `r` and `s`, byte for byte. A missing sum is
+    /// [`Groth16Error::Sums`]. The witness is the one the shares proved (its
+    /// lengths are checked against the key again).
+    pub fn assemble_sums<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+        sums: ProofSums<E>,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<Proof<E>, Groth16Error> {
+        let offloads = Offloads::none();
+        let job = Job {
+            key,
+            witness,
+            offloads: &offloads,
+        };
+        job.assemble_sums(sums, r, s)
     }
 
     fn prove_witness_with<M: ConstraintMatrix<E::ScalarField>>(
@@ -516,6 +559,68 @@ mod tests {
     /// The prover's fused path (h handed with the H query to the offload)
     /// gives stock ark-groth16's proof; below FUSED_MIN_TERMS it is not
     /// taken; a failing offload is an error, not a wrong proof.
+    #[test]
+    fn shares_assembled_give_stock_proofs() {
+        let c = MimcChain::<Fr>::new(Fr::from(5u64), 300);
+        let mut rng = ChaCha20Rng::seed_from_u64(12);
+        let (pk, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+        let cs = Groth16::<Bn254, Cpu>::synthesize(c.clone()).unwrap();
+        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
+        let full = [
+            cs.instance_assignment().unwrap(),
+            cs.witness_assignment().unwrap(),
+        ]
+        .concat();
+        let witness = MatrixWitness {
+            qap: Qap::Libsnark,
+            matrices: m,
+            num_inputs: cs.num_instance_variables(),
+            num_constraints: cs.num_constraints(),
+            full_assignment: &full,
+        };
+        let key = || ProvingKeyRef::from(&pk);
+        let part = |p| Groth16::<Bn254, Cpu>::prove_part(key(), witness, p).unwrap();
+        let (q, l) = (part(ProofPart::QuotientHB2), part(ProofPart::LAB1));
+        assert!(q.h.is_some() && q.b2.is_some() && q.l.is_none() && q.a.is_none());
+        assert!(l.l.is_some() && l.a.is_some() && l.b1.is_some() && l.h.is_none());
+        // r = 0 leaves B1 out of the proof: the shares still make it.
+        for (r, s) in [
+            (Fr::from(7u64), Fr::from(11u64)),
+            (Fr::from(0u64), Fr::from(2u64)),
+        ] {
+            let stock =
+                ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
+                    .unwrap();
+            for sums in [q.merge(l).unwrap(), l.merge(q).unwrap()] {
+                let ours =
+                    Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, sums, r, s).unwrap();
+                assert_eq!(bytes(&ours), bytes(&stock), "r = {r}");
+            }
+        }
+        let (r, s) = (Fr::from(1u64), Fr::from(1u64));
+        let err = Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, q, r, s).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                Groth16Error::Sums {
+                    what: "l",
+                    problem: "missing"
+                }
+            ),
+            "{err}"
+        );
+        let err = q.merge(q).unwrap_err();
+        assert!(matches!(err, Groth16Error::Sums { what: "h", .. }), "{err}");
+        assert!(err.to_string().contains("in both shares"), "{err}");
+        // A key of another circuit: the lengths are checked as for a proof.
+        let other = MimcChain::<Fr>::new(Fr::from(5u64), 200);
+        let (pk2, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(other, &mut rng).unwrap();
+        let bad = Groth16::<Bn254, Cpu>::prove_part((&pk2).into(), witness, ProofPart::LAB1);
+        assert!(matches!(bad, Err(Groth16Error::KeyMismatch { .. })));
+    }
+
     #[test]
     fn fused_quotient_msm_gives_stock_proofs() {
         for (len, fused) in [(1500usize, true), (300, false)] {

@@ -5,6 +5,7 @@
 //! backend has one), and the proof's three points.
 
 use super::key::{check_len, PreparedProvingKey, ProvingKeyRef, ResidentKey};
+use super::parts::{ProofPart, ProofSums};
 use super::timings::{timed, ProofTimings};
 use crate::clock::Stopwatch;
 use crate::error::Groth16Error;
@@ -117,6 +118,57 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         let proof = self.assemble(sums, r, s)?;
         t.total = start.elapsed();
         Ok((proof, t))
+    }
+
+    /// One share's sums ([`ProofPart`]), on the CPU's timeline.
+    pub(super) fn sums(&self, part: ProofPart) -> Result<ProofSums<E>, Groth16Error> {
+        self.check_key()?;
+        let mut t = ProofTimings::default();
+        Ok(match part {
+            ProofPart::QuotientHB2 => {
+                let evaluated = self.evaluate()?;
+                let h = self.quotient_and_h(evaluated, &mut t)?;
+                ProofSums {
+                    h: Some(h),
+                    b2: Some(self.b2(&mut t)?),
+                    ..ProofSums::default()
+                }
+            }
+            ProofPart::LAB1 => {
+                // B1 is computed for any nonzero r; the one stands for the
+                // r the assembly draws later (B1 is unused when it is zero).
+                let one = <E::ScalarField as ark_ff::One>::one();
+                let [l, a, b1] = self.l_a_b1(one, &mut t)?;
+                ProofSums {
+                    l: Some(l),
+                    a: Some(a),
+                    b1: Some(b1),
+                    ..ProofSums::default()
+                }
+            }
+        })
+    }
+
+    /// The proof from all five sums ([`Job::assemble`]).
+    pub(super) fn assemble_sums(
+        &self,
+        sums: ProofSums<E>,
+        r: E::ScalarField,
+        s: E::ScalarField,
+    ) -> Result<Proof<E>, Groth16Error> {
+        self.check_key()?;
+        let missing = |what| Groth16Error::Sums {
+            what,
+            problem: "missing",
+        };
+        let sums = Sums {
+            h: sums.h.ok_or(missing("h"))?,
+            l: sums.l.ok_or(missing("l"))?,
+            a: sums.a.ok_or(missing("a"))?,
+            b1: sums.b1.ok_or(missing("b1"))?,
+            b2: sums.b2.ok_or(missing("b2"))?,
+        };
+        self.assemble(sums, r, s)
     }
 
     /// The key must be this circuit's: every query length is fixed by it.
