@@ -11,7 +11,7 @@ use std::time::Duration;
 use zkaccel_groth16::clock::Stopwatch;
 use zkaccel_groth16::{
     backend::{Auto, BackendChoice, Cpu, Cuda},
-    Backend, Groth16, ProofTimings, Qap, ResidentKey,
+    Backend, Groth16, MatrixWitness, ProofPart, ProofSums, ProofTimings, Qap, ResidentKey,
 };
 
 /// A proof with its public signals and the time of each phase.
@@ -238,6 +238,64 @@ impl<E: CircomCurve> CircomProver<E> {
             timings,
             witness_time: Duration::ZERO,
         })
+    }
+
+    /// One share of a proof's work ([`ProofPart`]) on the CPU: for provers
+    /// in separate processes, each with its own copy of the key (the npm
+    /// package's workers). [`CircomProver::assemble`] finishes the proof
+    /// from every share's sums ([`ProofSums::merge`]).
+    pub fn prove_part(
+        &self,
+        witness: &[E::ScalarField],
+        part: ProofPart,
+    ) -> Result<ProofSums<E>, CircomError> {
+        self.check_witness(witness)?;
+        let z = &self.zkey;
+        Groth16::<E, Cpu>::prove_part(z.proving_key(), self.matrix_witness(witness), part)
+            .map_err(CircomError::from)
+    }
+
+    /// The proof from every share's sums of `witness`, with randomness
+    /// drawn from `rng` as [`CircomProver::prove`] draws it: for the same
+    /// `rng` state, the proof [`CircomProver::prove`] gives, byte for byte.
+    /// Its timings are zero (the shares ran elsewhere).
+    pub fn assemble<R: RngCore>(
+        &self,
+        witness: &[E::ScalarField],
+        sums: ProofSums<E>,
+        rng: &mut R,
+    ) -> Result<CircomProof<E>, CircomError> {
+        self.check_witness(witness)?;
+        let r = E::ScalarField::rand(rng);
+        let s = E::ScalarField::rand(rng);
+        let z = &self.zkey;
+        let proof = Groth16::<E, Cpu>::assemble_sums(
+            z.proving_key(),
+            self.matrix_witness(witness),
+            sums,
+            r,
+            s,
+        )?;
+        Ok(CircomProof {
+            proof,
+            public: witness[1..z.num_inputs()].to_vec(),
+            timings: ProofTimings::default(),
+            witness_time: Duration::ZERO,
+        })
+    }
+
+    fn matrix_witness<'a>(
+        &'a self,
+        witness: &'a [E::ScalarField],
+    ) -> MatrixWitness<'a, E::ScalarField, crate::zkey::KeyMatrix<E>> {
+        let z = &self.zkey;
+        MatrixWitness {
+            qap: Qap::Snarkjs,
+            matrices: &z.matrices,
+            num_inputs: z.num_inputs(),
+            num_constraints: z.num_constraints,
+            full_assignment: witness,
+        }
     }
 
     /// Whether `proof` verifies for `public` under the key's own verifying
