@@ -1,8 +1,11 @@
 // The package's API over the wasm-bindgen bindings, the same in node and in
 // browsers: snarkjs' `groth16.prove` / `groth16.verify` shapes, and a
 // Prover that decodes a key once. `load(source)` turns an argument into
-// bytes (node: a path; browsers: a URL); `bindings()` gives the initialised
-// module (node.js and browser.js, the two entry points, supply both).
+// bytes (node: a path; browsers: a URL); `bindings()` gives the module
+// initialised on this thread; `env` the worker pool's needs: `module()`
+// (the compiled WebAssembly.Module), `spawn()` (a worker) and `cores`
+// (node.js and browser.js, the two entry points, supply them).
+import { Pool } from "./pool.js";
 import { WitnessCalculator } from "./witness.js";
 
 function asBytes(x, what) {
@@ -32,39 +35,55 @@ function rethrow(e, what) {
   throw new Error(`${what}: ${String(e)}`);
 }
 
-export function makeApi(bindings, load) {
+export function makeApi(bindings, load, env) {
   const bytesOf = async (x, what) => asBytes(typeof x === "string" ? await load(x) : x, what);
 
-  /** A snarkjs Groth16 key decoded once, to prove many witnesses. */
+  /** A snarkjs Groth16 key decoded once, to prove many witnesses: in a
+   * pool of workers (each with its own copy of the key; two share each
+   * proof), or on the calling thread with `workers: 0`. */
   class Prover {
     #inner;
-    constructor(inner) {
+    #pool;
+    #info;
+    constructor(inner, pool, info) {
       this.#inner = inner;
+      this.#pool = pool;
+      this.#info = info;
     }
 
-    /** Decodes a zkey (bytes, or a file name / URL). */
-    static async create(zkey) {
+    /** Decodes a zkey (bytes, or a file name / URL). `options.workers`:
+     * how many workers (default 2, or 1 on a one-core machine; at most 2
+     * are used); 0 proves on the calling thread, which it then blocks. */
+    static async create(zkey, options = {}) {
       const b = await bytesOf(zkey, "zkey");
-      const m = await bindings();
+      const n = Math.min(2, options.workers ?? Math.min(2, env.cores()));
+      if (!Number.isInteger(n) || n < 0) throw new TypeError(`workers: expected a count, got ${options.workers}`);
       try {
-        return new Prover(new m.Prover(b));
+        if (n > 0) {
+          const { pool, info } = await Pool.create(n, env.spawn, await env.module(), b);
+          return new Prover(null, pool, info);
+        }
+        const m = await bindings();
+        const inner = new m.Prover(b);
+        return new Prover(inner, null, { curve: inner.curve, nVars: inner.nVars, nPublic: inner.nPublic });
       } catch (e) {
         rethrow(e, "zkey");
       }
     }
 
     #live() {
-      if (!this.#inner) throw new Error("this Prover was freed");
+      if (!this.#inner && !this.#pool) throw new Error("this Prover was freed");
       return this.#inner;
     }
 
     /** `{proof, publicSignals}` as snarkjs' groth16.prove returns them. */
     async prove(wtns, options = {}) {
       const b = await bytesOf(wtns, "wtns");
+      const seed = options.testSeed === undefined ? undefined : BigInt(options.testSeed);
       const p = this.#live();
       try {
-        if (options.testSeed === undefined) return output(p.prove(b));
-        return output(p.proveWithTestSeed(b, BigInt(options.testSeed)));
+        if (this.#pool) return output(await this.#pool.prove(b, seed));
+        return output(seed === undefined ? p.prove(b) : p.proveWithTestSeed(b, seed));
       } catch (e) {
         rethrow(e, "prove");
       }
@@ -72,28 +91,39 @@ export function makeApi(bindings, load) {
 
     /** snarkjs' name of the key's curve: "bn128" or "bls12381". */
     get curve() {
-      return this.#live().curve;
+      this.#live();
+      return this.#info.curve;
     }
 
     /** The signals a witness has (the key's nVars). */
     get nVars() {
-      return this.#live().nVars;
+      this.#live();
+      return this.#info.nVars;
     }
 
     /** The public signals a proof has (the key's nPublic). */
     get nPublic() {
-      return this.#live().nPublic;
+      this.#live();
+      return this.#info.nPublic;
+    }
+
+    /** How many workers prove (0: the calling thread). */
+    get workers() {
+      return this.#pool ? this.#pool.size : 0;
     }
 
     /** The verification key, as snarkjs exports vkey.json (an object). */
-    vkey() {
-      return JSON.parse(this.#live().vkeyJson());
+    async vkey() {
+      const p = this.#live();
+      return JSON.parse(this.#pool ? await this.#pool.call(0, { op: "vkey" }) : p.vkeyJson());
     }
 
-    /** Frees the decoded key's WebAssembly memory now. */
+    /** Ends the workers (or frees the key's memory) now. */
     free() {
       if (this.#inner) this.#inner.free();
+      if (this.#pool) this.#pool.terminate();
       this.#inner = undefined;
+      this.#pool = undefined;
     }
   }
 
@@ -121,7 +151,7 @@ export function makeApi(bindings, load) {
 
     /** snarkjs' groth16.prove(zkey, wtns): the key decoded, one proof. */
     async prove(zkey, wtns, options = {}) {
-      const prover = await Prover.create(zkey);
+      const prover = await Prover.create(zkey, options);
       try {
         return await prover.prove(wtns, options);
       } finally {

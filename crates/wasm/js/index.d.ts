@@ -16,6 +16,12 @@ export interface ProofOutput {
   publicSignals: string[];
 }
 
+export interface ProverOptions {
+  /** Workers (each with its own copy of the key; two share each proof).
+   * Default 2, or 1 on a one-core machine; 0 proves on the calling thread. */
+  workers?: number;
+}
+
 export interface ProveOptions {
   /** Randomness from this seed: reproducible proofs that are NOT
    * zero-knowledge. For tests only. */
@@ -25,7 +31,7 @@ export interface ProveOptions {
 /** A snarkjs Groth16 key decoded once, to prove many witnesses. */
 export class Prover {
   /** Decodes a zkey; rejects with an Error naming the fault. */
-  static create(zkey: Source): Promise<Prover>;
+  static create(zkey: Source, options?: ProverOptions): Promise<Prover>;
   /** Proves a witness (.wtns bytes); rejects on a witness of another
    * circuit or one that violates the circuit. */
   prove(wtns: Source, options?: ProveOptions): Promise<ProofOutput>;
@@ -35,9 +41,11 @@ export class Prover {
   readonly nVars: number;
   /** The public signals of a proof of this key. */
   readonly nPublic: number;
+  /** How many workers prove (0: the calling thread). */
+  readonly workers: number;
   /** The verification key, as snarkjs exports vkey.json. */
-  vkey(): object;
-  /** Frees the decoded key now. */
+  vkey(): Promise<object>;
+  /** Ends the workers (or frees the decoded key) now. */
   free(): void;
 }
 
@@ -60,9 +68,9 @@ export const wtns: {
 
 export const groth16: {
   /** snarkjs' groth16.fullProve(input, wasm, zkey): witness, then proof. */
-  fullProve(input: object, wasm: Source | WitnessCalculator, zkey: Source, options?: ProveOptions): Promise<ProofOutput>;
+  fullProve(input: object, wasm: Source | WitnessCalculator, zkey: Source, options?: ProveOptions & ProverOptions): Promise<ProofOutput>;
   /** snarkjs' groth16.prove(zkey, wtns). */
-  prove(zkey: Source, wtns: Source, options?: ProveOptions): Promise<ProofOutput>;
+  prove(zkey: Source, wtns: Source, options?: ProveOptions & ProverOptions): Promise<ProofOutput>;
   /** snarkjs' groth16.verify(vkey, publicSignals, proof). */
   verify(vkey: object | string, publicSignals: string[] | string, proof: Groth16Proof | string): Promise<boolean>;
 };

@@ -20,10 +20,12 @@
 #![deny(unsafe_code)]
 
 mod prover;
+pub mod sums;
 
 pub use prover::{verify_json, KeyProver, ProofFiles, Randomness};
 
 use wasm_bindgen::prelude::*;
+use zkaccel_groth16::ProofPart;
 
 fn js_err(e: zkaccel_circom::CircomError) -> JsError {
     JsError::new(&e.to_string())
@@ -61,6 +63,56 @@ impl Prover {
     #[wasm_bindgen(js_name = proveWithTestSeed)]
     pub fn prove_with_test_seed(&self, wtns: &[u8], seed: u64) -> Result<Vec<String>, JsError> {
         self.prove_from(wtns, Randomness::Seed(seed))
+    }
+
+    /// One share of a proof's work, for a pool of workers that each hold
+    /// this key: `part` 0 is the witness map, H and B in G2, 1 the L, A
+    /// and B MSMs in G1 ([`zkaccel_groth16::ProofPart`]). Returns the
+    /// share's sums as bytes, for [`Prover::assemble`] on any worker.
+    #[wasm_bindgen(js_name = provePart)]
+    pub fn prove_part(&self, wtns: &[u8], part: u32) -> Result<Vec<u8>, JsError> {
+        let part = match part {
+            0 => ProofPart::QuotientHB2,
+            1 => ProofPart::LAB1,
+            p => {
+                return Err(JsError::new(&format!(
+                    "part {p}: a proof has parts 0 and 1"
+                )))
+            }
+        };
+        self.inner.prove_part_wtns(wtns, part).map_err(js_err)
+    }
+
+    /// The proof of `wtns` from its two shares' bytes ([`Prover::prove_part`]),
+    /// verified before it is returned: `[proof.json, public.json]`.
+    pub fn assemble(&self, wtns: &[u8], a: &[u8], b: &[u8]) -> Result<Vec<String>, JsError> {
+        self.assemble_from(wtns, [a, b], Randomness::Os)
+    }
+
+    /// [`Prover::assemble`] with the randomness from a fixed seed:
+    /// reproducible, NOT zero-knowledge. For tests only.
+    #[wasm_bindgen(js_name = assembleWithTestSeed)]
+    pub fn assemble_with_test_seed(
+        &self,
+        wtns: &[u8],
+        a: &[u8],
+        b: &[u8],
+        seed: u64,
+    ) -> Result<Vec<String>, JsError> {
+        self.assemble_from(wtns, [a, b], Randomness::Seed(seed))
+    }
+
+    fn assemble_from(
+        &self,
+        wtns: &[u8],
+        shares: [&[u8]; 2],
+        rng: Randomness,
+    ) -> Result<Vec<String>, JsError> {
+        let out = self
+            .inner
+            .assemble_wtns(wtns, &shares, rng)
+            .map_err(js_err)?;
+        Ok(vec![out.proof, out.public])
     }
 
     fn prove_from(&self, wtns: &[u8], rng: Randomness) -> Result<Vec<String>, JsError> {

@@ -9,7 +9,7 @@ use zkaccel_circom::{
     proof_json, public_json, read_proof_json, read_public_json, read_vkey_json, read_wtns,
     vkey_json, zkey_curve, CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
 };
-use zkaccel_groth16::Backend;
+use zkaccel_groth16::{Backend, ProofPart, ProofSums};
 
 /// Where a proof's randomness (`r`, `s`) comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +105,71 @@ impl KeyProver {
             KeyProver::Bls12_381(p) => prove_one(p, wtns, rng),
         }
     }
+
+    /// One share of the proof of a `.wtns` ([`ProofPart`]): its sums as
+    /// bytes ([`crate::sums`]), for [`KeyProver::assemble_wtns`] on another
+    /// copy of the same key.
+    pub fn prove_part_wtns(&self, wtns: &[u8], part: ProofPart) -> Result<Vec<u8>, CircomError> {
+        match self {
+            KeyProver::Bn254(p) => part_one(p, wtns, part),
+            KeyProver::Bls12_381(p) => part_one(p, wtns, part),
+        }
+    }
+
+    /// The proof of a `.wtns` from the sums of its shares (each the bytes
+    /// of [`KeyProver::prove_part_wtns`]), checked against the key's
+    /// verification key as [`KeyProver::prove_wtns`] checks it; with the
+    /// same randomness, the same proof as [`KeyProver::prove_wtns`].
+    pub fn assemble_wtns(
+        &self,
+        wtns: &[u8],
+        shares: &[&[u8]],
+        rng: Randomness,
+    ) -> Result<ProofFiles, CircomError> {
+        match self {
+            KeyProver::Bn254(p) => assemble_one(p, wtns, shares, rng),
+            KeyProver::Bls12_381(p) => assemble_one(p, wtns, shares, rng),
+        }
+    }
+}
+
+fn part_one<E: CircomCurve>(
+    prover: &CircomProver<E>,
+    wtns: &[u8],
+    part: ProofPart,
+) -> Result<Vec<u8>, CircomError> {
+    let witness = read_wtns::<E::ScalarField>(wtns)?;
+    Ok(crate::sums::to_bytes(&prover.prove_part(&witness, part)?))
+}
+
+fn assemble_one<E: CircomCurve>(
+    prover: &CircomProver<E>,
+    wtns: &[u8],
+    shares: &[&[u8]],
+    rng: Randomness,
+) -> Result<ProofFiles, CircomError> {
+    let witness = read_wtns::<E::ScalarField>(wtns)?;
+    let mut sums = ProofSums::<E>::default();
+    for (i, bytes) in shares.iter().enumerate() {
+        let share = crate::sums::from_bytes::<E>(bytes)
+            .map_err(|e| CircomError::Mismatch(format!("share {i} of the proof's sums: {e}")))?;
+        sums = sums.merge(share)?;
+    }
+    let out = match rng {
+        Randomness::Os => prover.assemble(&witness, sums, &mut rand::rngs::OsRng)?,
+        Randomness::Seed(seed) => prover.assemble(
+            &witness,
+            sums,
+            &mut rand_chacha::ChaCha20Rng::seed_from_u64(seed),
+        )?,
+    };
+    if !prover.verify(&out.proof, &out.public)? {
+        return Err(CircomError::ProofRejected);
+    }
+    Ok(ProofFiles {
+        proof: proof_json(&out.proof),
+        public: public_json::<E>(&out.public),
+    })
 }
 
 fn prove_one<E: CircomCurve>(

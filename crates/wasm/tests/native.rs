@@ -153,3 +153,40 @@ fn malformed_verification_inputs_are_errors() {
     assert_ne!(off, proof);
     assert!(verify_json(&vkey, &public, &off).is_err());
 }
+
+#[test]
+fn shares_assembled_give_the_whole_proof_byte_for_byte() {
+    use zkaccel_groth16::ProofPart;
+    for name in ["poseidon", "poseidon_bls", "nopublic"] {
+        let prover = KeyProver::new(&fixture(name, "circuit.zkey")).unwrap();
+        let wtns = fixture(name, "witness.wtns");
+        let whole = prover.prove_wtns(&wtns, Randomness::Seed(9)).unwrap();
+        let q = prover
+            .prove_part_wtns(&wtns, ProofPart::QuotientHB2)
+            .unwrap();
+        let l = prover.prove_part_wtns(&wtns, ProofPart::LAB1).unwrap();
+        for shares in [[&q[..], &l[..]], [&l[..], &q[..]]] {
+            let out = prover
+                .assemble_wtns(&wtns, &shares, Randomness::Seed(9))
+                .unwrap();
+            assert_eq!(out, whole, "{name}");
+        }
+        // A share missing, given twice, truncated, or with a byte changed.
+        let err = |shares: &[&[u8]]| err_of(prover.assemble_wtns(&wtns, shares, Randomness::Os));
+        assert!(err(&[&q]).contains("missing"), "{}", err(&[&q]));
+        assert!(err(&[&q, &q]).contains("in both shares"));
+        assert!(err(&[&q, &l[..l.len() - 1]]).contains("share 1"));
+        let mut bad = l.clone();
+        bad[10] ^= 1;
+        let msg = err(&[&q, &bad]);
+        assert!(msg.contains("share 1") || msg.contains("verify"), "{msg}");
+        let mut extra = l.clone();
+        extra.push(0);
+        assert!(err(&[&q, &extra]).contains("after the sums"));
+        // Another circuit's witness with these shares.
+        let other = fixture("arrays", "witness.wtns");
+        assert!(prover
+            .assemble_wtns(&other, &[&q, &l], Randomness::Os)
+            .is_err());
+    }
+}

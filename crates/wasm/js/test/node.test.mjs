@@ -12,6 +12,7 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, mkdtemp, rm } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -149,17 +150,69 @@ test("a Prover decodes once and proves many times", async () => {
   const wtns = await bytes("poseidon", "witness.wtns");
   assert.equal(prover.curve, "bn128");
   assert.equal(prover.nPublic, (await json("poseidon", "public.json")).length);
-  assert.deepEqual(prover.vkey(), await json("poseidon", "vkey.json"));
+  assert.deepEqual(await prover.vkey(), await json("poseidon", "vkey.json"));
   const a = await prover.prove(wtns, { testSeed: 1 });
   const b = await prover.prove(wtns, { testSeed: 1 });
   const c = await prover.prove(wtns);
   const d = await prover.prove(wtns);
   assert.deepEqual(a, b);
   assert.notDeepEqual(c.proof, d.proof, "two proofs with fresh randomness are equal");
-  const vkey = prover.vkey();
+  const vkey = await prover.vkey();
   for (const o of [a, c, d]) assert.equal(await groth16.verify(vkey, o.publicSignals, o.proof), true);
   prover.free();
   await assert.rejects(prover.prove(wtns), /freed/);
+});
+
+test("0, 1 and 2 workers give the same proof; the pool's answers are the calling thread's", async () => {
+  for (const name of ["poseidon", "poseidon_bls"]) {
+    const zkey = await bytes(name, "circuit.zkey");
+    const wtns = await bytes(name, "witness.wtns");
+    const outs = [];
+    for (const workers of [0, 1, 2]) {
+      const prover = await Prover.create(zkey, { workers });
+      assert.equal(prover.workers, workers);
+      assert.equal(prover.curve, name.endsWith("_bls") ? "bls12381" : "bn128");
+      outs.push(await prover.prove(wtns, { testSeed: 5 }));
+      assert.deepEqual(await prover.vkey(), await json(name, "vkey.json"));
+      prover.free();
+    }
+    assert.deepEqual(outs[1], outs[0], `${name}: 1 worker`);
+    assert.deepEqual(outs[2], outs[0], `${name}: 2 workers`);
+  }
+});
+
+// The process's threads (Linux): a worker is a thread of its own.
+const threads = () => readdirSync("/proc/self/task").length;
+async function settle(limit) {
+  for (let i = 0; i < 100 && threads() > limit; i++) await new Promise((r) => setTimeout(r, 20));
+  return threads();
+}
+
+test("no worker is left running: after free, a rejected key, a rejected witness", async (t) => {
+  if (process.platform !== "linux") return t.skip("counts threads in /proc");
+  const zkey = await bytes("poseidon", "circuit.zkey");
+  const wtns = await bytes("poseidon", "witness.wtns");
+  // Warm: the first proof starts node's own helper threads.
+  (await Prover.create(zkey, { workers: 2 })).free();
+  // The count once the warm-up's workers have gone (it stops falling).
+  let before = threads();
+  for (let same = 0; same < 10; ) {
+    await new Promise((r) => setTimeout(r, 20));
+    const now = threads();
+    same = now === before ? same + 1 : 0;
+    before = now;
+  }
+  const p = await Prover.create(zkey, { workers: 2 });
+  assert.ok(threads() >= before + 2, `${threads()} threads with 2 workers, ${before} before`);
+  p.free();
+  assert.ok((await settle(before)) <= before, "workers left after free()");
+  await assert.rejects(Prover.create(zkey.subarray(0, 500), { workers: 2 }), /^Error: zkey: /);
+  assert.ok((await settle(before)) <= before, "workers left after a rejected key");
+  const broken = Uint8Array.from(wtns);
+  broken[broken.length - 32] ^= 1;
+  await assert.rejects(groth16.prove(zkey, broken), /does not verify/);
+  assert.ok((await settle(before)) <= before, "workers left after a rejected witness");
+  await assert.rejects(Prover.create(zkey, { workers: -1 }), TypeError);
 });
 
 test("snarkjs' proof verifies; a changed signal or another circuit's proof does not", async () => {
