@@ -25,7 +25,7 @@ fn sbb(a: u64, b: u64, borrow: &mut u64) -> u64 {
 
 /// `acc + a b + carry` as `(low, high)` limbs: the product through `u128`,
 /// which is one `mul`/`umulh` pair (or `mulx`) on 64-bit CPUs.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), debug_assertions))]
 #[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
     let t = acc as u128 + (a as u128) * (b as u128) + *carry as u128;
@@ -37,7 +37,9 @@ fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
 /// `u128` product is a call to compiler-rt's `__multi3` (a 128x128-bit
 /// product: more multiplies than needed, and a call per limb product), so
 /// the product is [`mul_wide`]'s four 32x32->64-bit multiplies, inline.
-#[cfg(target_arch = "wasm32")]
+/// Optimised builds only: unoptimised, the inlined halves give functions
+/// more locals than V8 compiles ("local count too large").
+#[cfg(all(target_arch = "wasm32", not(debug_assertions)))]
 #[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
     mac_by_halves(acc, a, b, carry)
@@ -45,7 +47,7 @@ fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
 
 /// The body of WebAssembly's [`mac`], on every target so that its tests
 /// run natively.
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(any(not(target_arch = "wasm32"), debug_assertions), allow(dead_code))]
 #[inline(always)]
 fn mac_by_halves(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
     let (lo, hi) = mul_wide(a, b);
@@ -59,7 +61,7 @@ fn mac_by_halves(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
 /// `a b` as `(low, high)` 64-bit limbs from four 32x32->64-bit products
 /// (schoolbook on 32-bit halves; the middle sum cannot overflow: three
 /// terms below 2^32 each).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[cfg_attr(any(not(target_arch = "wasm32"), debug_assertions), allow(dead_code))]
 #[inline(always)]
 fn mul_wide(a: u64, b: u64) -> (u64, u64) {
     const LOW: u64 = 0xffff_ffff;
