@@ -556,9 +556,7 @@ mod tests {
         assert!(err.to_string().contains("resident"), "{err}");
     }
 
-    /// The prover's fused path (h handed with the H query to the offload)
-    /// gives stock ark-groth16's proof; below FUSED_MIN_TERMS it is not
-    /// taken; a failing offload is an error, not a wrong proof.
+    /// Two shares of a proof's work, assembled, give stock ark-groth16's proof.
     #[test]
     fn shares_assembled_give_stock_proofs() {
         let c = MimcChain::<Fr>::new(Fr::from(5u64), 300);
@@ -621,6 +619,9 @@ mod tests {
         assert!(matches!(bad, Err(Groth16Error::KeyMismatch { .. })));
     }
 
+    /// The prover's fused path (h handed with the H query to the offload)
+    /// gives stock ark-groth16's proof; below FUSED_MIN_TERMS it is not
+    /// taken; a failing offload is an error, not a wrong proof.
     #[test]
     fn fused_quotient_msm_gives_stock_proofs() {
         for (len, fused) in [(1500usize, true), (300, false)] {
