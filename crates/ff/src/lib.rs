@@ -510,7 +510,7 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
             // Moduli without a spare top bit take arkworks' general path.
             return *self * other;
         }
-        Fp::new_unchecked(ark_ff::BigInt(portable::mul_no_carry(
+        Fp::new_unchecked(ark_ff::BigInt(portable::mul(
             &self.0 .0,
             &other.0 .0,
             &C::MODULUS.0,

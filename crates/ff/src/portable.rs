@@ -25,53 +25,11 @@ fn sbb(a: u64, b: u64, borrow: &mut u64) -> u64 {
 
 /// `acc + a b + carry` as `(low, high)` limbs: the product through `u128`,
 /// which is one `mul`/`umulh` pair (or `mulx`) on 64-bit CPUs.
-#[cfg(any(not(target_arch = "wasm32"), debug_assertions))]
 #[inline(always)]
 fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
     let t = acc as u128 + (a as u128) * (b as u128) + *carry as u128;
     *carry = (t >> 64) as u64;
     t as u64
-}
-
-/// [`mac`] on WebAssembly, which has no 64x64->128-bit multiply: there a
-/// `u128` product is a call to compiler-rt's `__multi3` (a 128x128-bit
-/// product: more multiplies than needed, and a call per limb product), so
-/// the product is [`mul_wide`]'s four 32x32->64-bit multiplies, inline.
-/// Optimised builds only: unoptimised, the inlined halves give functions
-/// more locals than V8 compiles ("local count too large").
-#[cfg(all(target_arch = "wasm32", not(debug_assertions)))]
-#[inline(always)]
-fn mac(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
-    mac_by_halves(acc, a, b, carry)
-}
-
-/// The body of WebAssembly's [`mac`], on every target so that its tests
-/// run natively.
-#[cfg_attr(any(not(target_arch = "wasm32"), debug_assertions), allow(dead_code))]
-#[inline(always)]
-fn mac_by_halves(acc: u64, a: u64, b: u64, carry: &mut u64) -> u64 {
-    let (lo, hi) = mul_wide(a, b);
-    let (s, c1) = lo.overflowing_add(acc);
-    let (s, c2) = s.overflowing_add(*carry);
-    // a b + acc + carry < 2^128: the high limb takes both carries.
-    *carry = hi + c1 as u64 + c2 as u64;
-    s
-}
-
-/// `a b` as `(low, high)` 64-bit limbs from four 32x32->64-bit products
-/// (schoolbook on 32-bit halves; the middle sum cannot overflow: three
-/// terms below 2^32 each).
-#[cfg_attr(any(not(target_arch = "wasm32"), debug_assertions), allow(dead_code))]
-#[inline(always)]
-fn mul_wide(a: u64, b: u64) -> (u64, u64) {
-    const LOW: u64 = 0xffff_ffff;
-    let (a0, a1) = (a & LOW, a >> 32);
-    let (b0, b1) = (b & LOW, b >> 32);
-    let (p00, p01, p10, p11) = (a0 * b0, a0 * b1, a1 * b0, a1 * b1);
-    let mid = (p00 >> 32) + (p01 & LOW) + (p10 & LOW);
-    let lo = (p00 & LOW) | (mid << 32);
-    let hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
-    (lo, hi)
 }
 
 /// `x - p` if `x >= p` (or if `high` is set, meaning `x` overflowed the limbs),
@@ -137,6 +95,7 @@ pub(crate) fn sub<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N]) -> [
 /// CIOS with the "no-carry" shortcut, valid only when the top limb of `p`
 /// leaves a spare bit (arkworks' `CAN_USE_NO_CARRY_MUL_OPT`, which the
 /// caller checks).
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 #[inline(always)]
 pub(crate) fn mul_no_carry<const N: usize>(
     a: &[u64; N],
@@ -158,6 +117,77 @@ pub(crate) fn mul_no_carry<const N: usize>(
         r[N - 1] = carry1.wrapping_add(carry2);
     }
     reduce_once(r, 0, p)
+}
+
+/// `a * b * 2^(-64 N) mod p` (see [`mul_no_carry`]'s conditions) by the
+/// target's best form: [`mul_no_carry_by_words`] on WebAssembly,
+/// [`mul_no_carry`] elsewhere.
+#[inline(always)]
+pub(crate) fn mul<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], inv: u64) -> [u64; N] {
+    #[cfg(target_arch = "wasm32")]
+    {
+        mul_no_carry_by_words(a, b, p, inv)
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        mul_no_carry(a, b, p, inv)
+    }
+}
+
+/// [`mul_no_carry`] where the multiplier is 32 bits wide: the same CIOS
+/// loop on 32-bit words of the same limbs (`2N` words, each 64-bit limb
+/// little end first), every word product and sum in one `u64` (at most
+/// `(2^32-1)^2 + 2 (2^32-1) = 2^64 - 1`, so nothing carries out). Both give
+/// `a b 2^(-64 N) mod p`, bit for bit: `2N` rounds of `2^-32` are the
+/// same `R`, and `-p^-1 mod 2^32` is the low half of `inv`. The no-carry
+/// condition on `p`'s top 64-bit limb is the same condition on its top
+/// 32-bit word (the same bits). WebAssembly's multiplication kernel: it has
+/// a 64x64->64-bit multiply but no high half, so a 64-bit limb product
+/// costs four multiplies and the carries between them, where a word product
+/// costs one.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn mul_no_carry_by_words<const N: usize>(
+    a: &[u64; N],
+    b: &[u64; N],
+    p: &[u64; N],
+    inv: u64,
+) -> [u64; N] {
+    const LOW: u64 = 0xffff_ffff;
+    // Scratch arrays of the largest word count (8 limbs); the loops run to
+    // `2N`, a constant after monomorphisation, and are unrolled.
+    const MAX_WORDS: usize = 16;
+    const { assert!(2 * N <= MAX_WORDS) };
+    let m = 2 * N;
+    let word = |x: &[u64; N], j: usize| (x[j / 2] >> (32 * (j % 2))) & LOW;
+    let (mut aw, mut pw) = ([0u64; MAX_WORDS], [0u64; MAX_WORDS]);
+    for j in 0..m {
+        aw[j] = word(a, j);
+        pw[j] = word(p, j);
+    }
+    let inv = inv & LOW;
+    let mut r = [0u64; MAX_WORDS];
+    for i in 0..m {
+        let bi = word(b, i);
+        let t = r[0] + aw[0] * bi;
+        let mut c1 = t >> 32;
+        let k = ((t & LOW) * inv) & LOW;
+        let mut c2 = ((t & LOW) + k * pw[0]) >> 32;
+        for j in 1..m {
+            let t = r[j] + aw[j] * bi + c1;
+            c1 = t >> 32;
+            let u = (t & LOW) + k * pw[j] + c2;
+            c2 = u >> 32;
+            r[j - 1] = u & LOW;
+        }
+        // Below 2^32 by the no-carry condition.
+        r[m - 1] = c1 + c2;
+    }
+    let mut out = [0u64; N];
+    for (l, limb) in out.iter_mut().enumerate() {
+        *limb = r[2 * l] | (r[2 * l + 1] << 32);
+    }
+    reduce_once(out, 0, p)
 }
 
 /// The radix-4 decimation-in-frequency butterfly of [`Adx::dif4`](crate::Adx::dif4) from an
@@ -188,72 +218,73 @@ pub fn dif4_with<E, W>(
 
 #[cfg(test)]
 mod tests {
-    use super::{mac_by_halves, mul_wide};
+    use super::{mul_no_carry, mul_no_carry_by_words};
+    use ark_ff::{AdditiveGroup, BigInt, Field, MontConfig, PrimeField, UniformRand};
+    use rand::SeedableRng;
 
-    /// Edge limbs: 0, 1, the 32-bit boundaries, the top bit, all ones.
-    const EDGES: [u64; 9] = [
-        0,
-        1,
-        2,
-        0xffff_ffff,
-        0x1_0000_0000,
-        0x1_0000_0001,
-        1 << 63,
-        u64::MAX - 1,
-        u64::MAX,
-    ];
-
-    fn values() -> Vec<u64> {
-        // EDGES, then 2,000 values of a xorshift sequence.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut v = EDGES.to_vec();
-        v.extend((0..2000).map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }));
-        v
-    }
-
-    #[test]
-    fn products_by_halves_equal_u128_products() {
-        let v = values();
-        for (i, &a) in v.iter().enumerate() {
-            for &b in v.iter().skip(i % 7).step_by(37).chain(&EDGES) {
-                let want = a as u128 * b as u128;
+    /// The word kernel against the limb kernel (its `u128` products) on a
+    /// field's edge values (0, 1, 2, p - 2, p - 1, the Montgomery form of 1)
+    /// and 2,000 random pairs, as raw Montgomery limbs.
+    fn words_equal_limbs<C: MontConfig<N>, const N: usize>() {
+        let (p, inv) = (C::MODULUS.0, C::INV);
+        let one = BigInt::<N>::from(1u64);
+        let mut pm1 = p;
+        pm1[0] -= 1;
+        let mut pm2 = p;
+        pm2[0] -= 2;
+        let edges = [
+            [0u64; N],
+            one.0,
+            BigInt::<N>::from(2u64).0,
+            pm2,
+            pm1,
+            C::R.0,
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(N as u64);
+        let random = (0..2000).map(|_| {
+            let x = ark_ff::Fp::<ark_ff::MontBackend<C, N>, N>::rand(&mut rng);
+            x.0 .0
+        });
+        let values: Vec<[u64; N]> = edges.iter().copied().chain(random).collect();
+        for (i, a) in values.iter().enumerate() {
+            for b in values.iter().skip(i % 5).step_by(97).chain(&edges) {
                 assert_eq!(
-                    mul_wide(a, b),
-                    (want as u64, (want >> 64) as u64),
-                    "{a:#x} {b:#x}"
+                    mul_no_carry_by_words(a, b, &p, inv),
+                    mul_no_carry(a, b, &p, inv),
+                    "{a:x?} * {b:x?}"
                 );
             }
         }
     }
 
     #[test]
-    fn mac_by_halves_equals_the_u128_sum() {
-        let v = values();
-        for (i, &a) in v.iter().enumerate() {
-            let acc = v[(i * 31 + 5) % v.len()];
-            let c = v[(i * 17 + 3) % v.len()];
-            for &b in v.iter().step_by(53).chain(&EDGES) {
-                let want = acc as u128 + a as u128 * b as u128 + c as u128;
-                let mut carry = c;
-                let lo = mac_by_halves(acc, a, b, &mut carry);
-                assert_eq!(
-                    (lo, carry),
-                    (want as u64, (want >> 64) as u64),
-                    "{acc:#x} + {a:#x} {b:#x} + {c:#x}"
-                );
-            }
-        }
-        // The largest sum: (2^64-1)^2 + 2 (2^64-1) = 2^128 - 1.
-        let mut carry = u64::MAX;
-        assert_eq!(
-            mac_by_halves(u64::MAX, u64::MAX, u64::MAX, &mut carry),
-            u64::MAX
+    fn word_products_equal_limb_products_on_every_spare_bit_field() {
+        words_equal_limbs::<ark_bn254::FqConfig, 4>();
+        words_equal_limbs::<ark_bn254::FrConfig, 4>();
+        words_equal_limbs::<ark_bls12_381::FqConfig, 6>();
+        words_equal_limbs::<ark_bls12_381::FrConfig, 4>();
+        words_equal_limbs::<ark_bls12_377::FqConfig, 6>();
+        words_equal_limbs::<ark_bls12_377::FrConfig, 4>();
+    }
+
+    #[test]
+    fn word_products_equal_arkworks_products() {
+        // Not through the limb kernel: arkworks' own multiplication.
+        type Fq = ark_bn254::Fq;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let mut xs: Vec<Fq> = vec![Fq::ZERO, Fq::ONE, -Fq::ONE, Fq::from(2u64)];
+        xs.extend((0..500).map(|_| Fq::rand(&mut rng)));
+        let (p, inv) = (
+            <ark_bn254::FqConfig as MontConfig<4>>::MODULUS.0,
+            <ark_bn254::FqConfig as MontConfig<4>>::INV,
         );
-        assert_eq!(carry, u64::MAX);
+        for a in &xs {
+            for b in xs.iter().step_by(11) {
+                let got =
+                    Fq::new_unchecked(BigInt(mul_no_carry_by_words(&a.0 .0, &b.0 .0, &p, inv)));
+                assert_eq!(got, *a * b, "{a} * {b}");
+                assert_eq!(got.into_bigint(), (*a * b).into_bigint());
+            }
+        }
     }
 }
