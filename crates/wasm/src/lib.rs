@@ -12,9 +12,10 @@
 //! only turn [`CircomError`](zkaccel_circom::CircomError) into a JavaScript
 //! `Error` carrying its message.
 //!
-//! In WebAssembly the field kernels are the portable ones (64-bit limbs;
-//! wasm has no 64x64->128 multiply) and the prover runs on the calling
-//! thread.
+//! In WebAssembly the field kernels are the portable ones (arkworks'
+//! 64-bit limbs, multiplied by their 32-bit words: wasm has no
+//! 64x64->128-bit multiply), and an instance proves on the thread that
+//! calls it (the package's workers are an instance each).
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
