@@ -282,6 +282,16 @@ where
         }
     }
 
+    /// The points of `range` (clamped to `0..len()`).
+    pub fn range(&self, range: core::ops::Range<usize>) -> Self {
+        let end = range.end.min(self.len());
+        let r = range.start.min(end)..end;
+        match self {
+            BaseSlice::Affine(s) => BaseSlice::Affine(&s[r]),
+            BaseSlice::Packed(p) => BaseSlice::Packed(p.range(r)),
+        }
+    }
+
     /// The slice, if the points are one.
     pub fn as_affine(&self) -> Option<&'a [Affine<P>]> {
         match self {
@@ -362,6 +372,30 @@ mod tests {
             assert_eq!(s.skip(1).get(0), points.get(1).copied());
             assert_eq!(s.to_affine().as_ref(), points);
             assert_eq!(s.iter().collect::<Vec<_>>(), points);
+            // Ranges, packed and as a slice, clamped to the points.
+            let affine = BaseSlice::Affine(points);
+            let n = points.len();
+            for (start, end) in [
+                (0, n),
+                (1, n),
+                (0, n / 2),
+                (n / 2, n + 4),
+                (n + 1, n + 2),
+                (3, 1),
+            ] {
+                let end_c = end.min(n);
+                let want = &points[start.min(end_c)..end_c];
+                assert_eq!(
+                    s.range(start..end).to_affine().as_ref(),
+                    want,
+                    "{start}..{end}"
+                );
+                assert_eq!(
+                    affine.range(start..end).to_affine().as_ref(),
+                    want,
+                    "{start}..{end}"
+                );
+            }
             if !points.is_empty() {
                 let cut = &bytes[offset..bytes.len() - 1];
                 assert!(PackedBases::<P>::new(cut).is_none(), "a part of a point");

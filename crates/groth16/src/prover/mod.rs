@@ -579,9 +579,23 @@ mod tests {
         };
         let key = || ProvingKeyRef::from(&pk);
         let part = |p| Groth16::<Bn254, Cpu>::prove_part(key(), witness, p).unwrap();
-        let (q, l) = (part(ProofPart::QuotientHB2), part(ProofPart::LAB1));
-        assert!(q.h.is_some() && q.b2.is_some() && q.l.is_none() && q.a.is_none());
+        let (q, b2, l) = (
+            part(ProofPart::QUOTIENT_H),
+            part(ProofPart::B2),
+            part(ProofPart::LAB1),
+        );
+        let n = pk.h_query.len();
+        assert!(q.h.is_some() && q.h_terms == (0, n) && q.b2.is_none() && q.l.is_none());
+        assert!(b2.b2.is_some() && b2.h.is_none() && b2.l.is_none());
         assert!(l.l.is_some() && l.a.is_some() && l.b1.is_some() && l.h.is_none());
+        // The H MSM split at k: 0..k and k..n (one range empty at the ends,
+        // and a range past the query clamped to it).
+        let range = |start, end| part(ProofPart::QuotientH { start, end });
+        let splits: Vec<ProofSums<Bn254>> = [0, 1, n / 3, n - 1, n]
+            .into_iter()
+            .map(|k| range(0, k).merge(range(k, n + 5)).unwrap())
+            .collect();
+        let q_b2 = q.merge(b2).unwrap();
         // r = 0 leaves B1 out of the proof: the shares still make it.
         for (r, s) in [
             (Fr::from(7u64), Fr::from(11u64)),
@@ -590,14 +604,23 @@ mod tests {
             let stock =
                 ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
                     .unwrap();
-            for sums in [q.merge(l).unwrap(), l.merge(q).unwrap()] {
+            let mut all = vec![
+                q_b2.merge(l).unwrap(),
+                l.merge(b2).unwrap().merge(q).unwrap(),
+            ];
+            all.extend(
+                splits
+                    .iter()
+                    .map(|h| h.merge(b2).unwrap().merge(l).unwrap()),
+            );
+            for sums in all {
                 let ours =
                     Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, sums, r, s).unwrap();
                 assert_eq!(bytes(&ours), bytes(&stock), "r = {r}");
             }
         }
         let (r, s) = (Fr::from(1u64), Fr::from(1u64));
-        let err = Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, q, r, s).unwrap_err();
+        let err = Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, q_b2, r, s).unwrap_err();
         assert!(
             matches!(
                 err,
@@ -608,8 +631,18 @@ mod tests {
             ),
             "{err}"
         );
+        // H over part of the query, over overlapping ranges, with a gap.
+        let rest = b2.merge(l).unwrap();
+        let half = range(0, n / 2).merge(rest).unwrap();
+        let err = Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, half, r, s).unwrap_err();
+        assert!(err.to_string().contains("part of the H query"), "{err}");
+        for (x, y) in [((0, n / 2), (n / 3, n)), ((0, n / 3), (n / 2, n))] {
+            let err = range(x.0, x.1).merge(range(y.0, y.1)).unwrap_err();
+            assert!(err.to_string().contains("overlap or leave a gap"), "{err}");
+        }
         let err = q.merge(q).unwrap_err();
         assert!(matches!(err, Groth16Error::Sums { what: "h", .. }), "{err}");
+        let err = l.merge(l).unwrap_err();
         assert!(err.to_string().contains("in both shares"), "{err}");
         // A key of another circuit: the lengths are checked as for a proof.
         let other = MimcChain::<Fr>::new(Fr::from(5u64), 200);

@@ -125,15 +125,31 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         self.check_key()?;
         let mut t = ProofTimings::default();
         Ok(match part {
-            ProofPart::QuotientHB2 => {
+            ProofPart::QuotientH { start, end } => {
+                let len = self.key.h_query.len();
+                let end = end.min(len);
+                let start = start.min(end);
                 let evaluated = self.evaluate()?;
-                let h = self.quotient_and_h(evaluated, &mut t)?;
+                let h = if (start, end) == (0, len) {
+                    self.quotient_and_h(evaluated, &mut t)?
+                } else {
+                    // A range: the quotient, then the MSM over the key's own
+                    // bases of the range (prepared or resident copies are
+                    // of the whole query).
+                    let h = evaluated.quotient(None).map_err(map_error)?;
+                    let bases = self.key.h_query.range(start..end);
+                    E::g1_result(bases.msm(&h[start..end])?)
+                };
                 ProofSums {
                     h: Some(h),
-                    b2: Some(self.b2(&mut t)?),
+                    h_terms: (start, end),
                     ..ProofSums::default()
                 }
             }
+            ProofPart::B2 => ProofSums {
+                b2: Some(self.b2(&mut t)?),
+                ..ProofSums::default()
+            },
             ProofPart::LAB1 => {
                 // B1 is computed for any nonzero r; the one stands for the
                 // r the assembly draws later (B1 is unused when it is zero).
@@ -161,6 +177,12 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
             what,
             problem: "missing",
         };
+        if sums.h.is_some() && sums.h_terms != (0, self.key.h_query.len()) {
+            return Err(Groth16Error::Sums {
+                what: "h",
+                problem: "over part of the H query",
+            });
+        }
         let sums = Sums {
             h: sums.h.ok_or(missing("h"))?,
             l: sums.l.ok_or(missing("l"))?,
