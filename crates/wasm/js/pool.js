@@ -1,9 +1,15 @@
 // The package's workers: each its own WebAssembly instance (no
 // SharedArrayBuffer: no cross-origin isolation needed) holding a decoded
-// copy of one key. With two workers, a proof's two shares (the witness map
-// with H and G2's B; L, A and B in G1) run at once and the first worker
-// assembles the proof from both; with one, it proves alone. The main
-// thread only sends bytes and waits. `spawn()` (from node.js or
+// copy of one key. With two workers, a proof's shares run on both at once
+// and the first worker assembles the proof from them; with one, it proves
+// alone. The main thread only sends bytes and waits. The shares
+// (Prover.provePart): the witness map's quotient with the H MSM over a
+// range of its terms, B in G2, and L, A and B in G1. Worker 1 takes the
+// quotient with H's first k terms, worker 0 L, A and B1 and (when k is
+// short of the whole) the quotient again with the rest of H; B2 goes to
+// either. k and B2's place are planned from the shares' times in the
+// proofs before (plan()); the first proof keeps H whole on worker 1 and
+// times the quotient alone on worker 0. `spawn()` (from node.js or
 // browser.js) makes a worker: {post, listen(onMessage, onError),
 // terminate, busy(bool)}.
 
@@ -12,9 +18,12 @@ export class Pool {
   #pending = new Map();
   #next = 0;
   #dead = null;
+  #hTerms;
+  #times = null;
 
-  constructor(workers) {
+  constructor(workers, hTerms) {
     this.#workers = workers;
+    this.#hTerms = hTerms;
     for (const w of workers) {
       w.listen(
         (m) => this.#answer(w, m),
@@ -30,7 +39,7 @@ export class Pool {
     try {
       for (let i = 0; i < n; i++) workers.push(spawn());
       const infos = await Promise.all(workers.map((w) => init(w, module, zkey)));
-      return { pool: new Pool(workers), info: infos[0] };
+      return { pool: new Pool(workers, infos[0].hTerms), info: infos[0] };
     } catch (e) {
       for (const w of workers) w.terminate();
       throw e;
@@ -74,11 +83,19 @@ export class Pool {
    * all on one. */
   async prove(wtns, seed) {
     if (this.#workers.length < 2) return this.call(0, { op: "prove", wtns, seed });
-    const [a, b] = await Promise.all([
-      this.call(1, { op: "part", wtns, part: 0 }),
-      this.call(0, { op: "part", wtns, part: 1 }),
-    ]);
-    return this.call(0, { op: "assemble", wtns, a, b, seed });
+    const n = this.#hTerms;
+    const { k, b2OnFirst } = plan(this.#times, n);
+    const quotient = (start, end) => ({ kind: QUOTIENT_H, start, end });
+    const jobs = [[{ kind: LAB1 }], [quotient(0, k)]];
+    if (k < n) jobs[0].push(quotient(k, n));
+    // The first proof: the quotient alone (an empty range of H) beside.
+    if (!this.#times) jobs[0].push(quotient(n, n));
+    jobs[b2OnFirst ? 1 : 0].push({ kind: B2 });
+    const done = await Promise.all(jobs.map((list, i) =>
+      Promise.all(list.map((j) => this.call(i, { op: "part", wtns, ...j })))));
+    this.#times = learn(this.#times, jobs, done, n);
+    const sums = done.flat().map((d) => d.sums);
+    return this.call(0, { op: "assemble", wtns, shares: lengthPrefixed(sums), seed });
   }
 
   /** Ends every worker; pending calls reject. */
@@ -105,4 +122,68 @@ function init(w, module, zkey) {
     );
     w.post({ op: "init", module, zkey });
   });
+}
+
+// provePart's kinds.
+const QUOTIENT_H = 0;
+const B2 = 1;
+const LAB1 = 2;
+
+/**
+ * Where the next proof's shares go, from the times (ms) of the shares
+ * before (`t`: quotient q, the whole H MSM h, L-A-B1 l, B2 b2; null before
+ * the first proof): H's first k of n terms on worker 1 with the quotient,
+ * the rest on worker 0 after L, A and B1 (and the quotient again), B2 on
+ * the side where the later of the two finishes soonest. Modelled as
+ * worker 1: q + x h (+ b2), worker 0: l (+ b2) (+ q + (1 - x) h when x < 1).
+ */
+export function plan(t, n) {
+  if (!t) return { k: n, b2OnFirst: true };
+  let best = null;
+  for (const b2OnFirst of [true, false]) {
+    const [b1, b0] = b2OnFirst ? [t.b2, 0] : [0, t.b2];
+    const cost = (x) => Math.max(t.q + x * t.h + b1, t.l + b0 + (x < 1 ? t.q + (1 - x) * t.h : 0));
+    const even = t.h > 0 ? Math.min(1, Math.max(0, (t.l + b0 - b1 + t.h) / (2 * t.h))) : 1;
+    for (const x of [even, 1]) {
+      const c = cost(x);
+      if (!best || c < best.c) best = { c, x, b2OnFirst };
+    }
+  }
+  return { k: Math.round(best.x * n), b2OnFirst: best.b2OnFirst };
+}
+
+/** The times after a proof: each share's, the H MSM's as what the
+ * quotient shares took beyond the quotient (the first proof times the
+ * quotient alone), averaged with the times before. */
+function learn(t, jobs, done, n) {
+  const seen = { q: t?.q, h: 0, l: 0, b2: 0, hTerms: 0, qShares: 0 };
+  jobs.forEach((list, i) => list.forEach((j, s) => {
+    const ms = done[i][s].ms;
+    if (j.kind === LAB1) seen.l = ms;
+    else if (j.kind === B2) seen.b2 = ms;
+    else if (j.start === j.end) seen.q = ms;
+    else {
+      seen.h += ms;
+      seen.hTerms += j.end - j.start;
+      seen.qShares += 1;
+    }
+  }));
+  seen.h = Math.max(0, seen.h - seen.qShares * seen.q) * (n / Math.max(1, seen.hTerms));
+  if (!t) return { q: seen.q, h: seen.h, l: seen.l, b2: seen.b2 };
+  const avg = (a, b) => (a + b) / 2;
+  return { q: t.q, h: avg(t.h, seen.h), l: avg(t.l, seen.l), b2: avg(t.b2, seen.b2) };
+}
+
+/** Byte arrays as one, each preceded by its length (4 bytes,
+ * little-endian): Prover.assemble's list of shares. */
+function lengthPrefixed(parts) {
+  const out = new Uint8Array(parts.reduce((s, p) => s + 4 + p.length, 0));
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const p of parts) {
+    view.setUint32(at, p.length, true);
+    out.set(p, at + 4);
+    at += 4 + p.length;
+  }
+  return out;
 }

@@ -67,27 +67,37 @@ impl Prover {
     }
 
     /// One share of a proof's work, for a pool of workers that each hold
-    /// this key: `part` 0 is the witness map, H and B in G2, 1 the L, A
-    /// and B MSMs in G1 ([`zkaccel_groth16::ProofPart`]). Returns the
-    /// share's sums as bytes, for [`Prover::assemble`] on any worker.
+    /// this key ([`zkaccel_groth16::ProofPart`]): `kind` 0 is the witness
+    /// map and the H MSM over the terms `start..end` (clamped to
+    /// [`Prover::h_terms`]), 1 the B MSM in G2, 2 the L, A and B MSMs in G1
+    /// (`start` and `end` unused). Returns the share's sums as bytes, for
+    /// [`Prover::assemble`] on any worker.
     #[wasm_bindgen(js_name = provePart)]
-    pub fn prove_part(&self, wtns: &[u8], part: u32) -> Result<Vec<u8>, JsError> {
-        let part = match part {
-            0 => ProofPart::QuotientHB2,
-            1 => ProofPart::LAB1,
-            p => {
+    pub fn prove_part(
+        &self,
+        wtns: &[u8],
+        kind: u32,
+        start: usize,
+        end: usize,
+    ) -> Result<Vec<u8>, JsError> {
+        let part = match kind {
+            0 => ProofPart::QuotientH { start, end },
+            1 => ProofPart::B2,
+            2 => ProofPart::LAB1,
+            k => {
                 return Err(JsError::new(&format!(
-                    "part {p}: a proof has parts 0 and 1"
+                    "part kind {k}: a proof's parts are of kinds 0 (quotient and H), 1 (B in G2) and 2 (L, A and B in G1)"
                 )))
             }
         };
         self.inner.prove_part_wtns(wtns, part).map_err(js_err)
     }
 
-    /// The proof of `wtns` from its two shares' bytes ([`Prover::prove_part`]),
-    /// verified before it is returned: `[proof.json, public.json]`.
-    pub fn assemble(&self, wtns: &[u8], a: &[u8], b: &[u8]) -> Result<Vec<String>, JsError> {
-        self.assemble_from(wtns, [a, b], Randomness::Os)
+    /// The proof of `wtns` from its shares' bytes ([`Prover::prove_part`]),
+    /// each preceded by its length as 4 bytes (little-endian), verified
+    /// before it is returned: `[proof.json, public.json]`.
+    pub fn assemble(&self, wtns: &[u8], shares: &[u8]) -> Result<Vec<String>, JsError> {
+        self.assemble_from(wtns, shares, Randomness::Os)
     }
 
     /// [`Prover::assemble`] with the randomness from a fixed seed:
@@ -96,19 +106,19 @@ impl Prover {
     pub fn assemble_with_test_seed(
         &self,
         wtns: &[u8],
-        a: &[u8],
-        b: &[u8],
+        shares: &[u8],
         seed: u64,
     ) -> Result<Vec<String>, JsError> {
-        self.assemble_from(wtns, [a, b], Randomness::Seed(seed))
+        self.assemble_from(wtns, shares, Randomness::Seed(seed))
     }
 
     fn assemble_from(
         &self,
         wtns: &[u8],
-        shares: [&[u8]; 2],
+        shares: &[u8],
         rng: Randomness,
     ) -> Result<Vec<String>, JsError> {
+        let shares = sums::split_shares(shares).map_err(|e| JsError::new(&e))?;
         let out = self
             .inner
             .assemble_wtns(wtns, &shares, rng)
@@ -131,6 +141,13 @@ impl Prover {
     #[wasm_bindgen(getter, js_name = nVars)]
     pub fn n_vars(&self) -> usize {
         self.inner.n_vars()
+    }
+
+    /// How many terms the key's H query has (the range of the shares of
+    /// kind 0 in [`Prover::prove_part`]).
+    #[wasm_bindgen(getter, js_name = hTerms)]
+    pub fn h_terms(&self) -> usize {
+        self.inner.h_terms()
     }
 
     /// How many public signals a proof of this key has (`nPublic`).

@@ -77,6 +77,15 @@ impl KeyProver {
         }
     }
 
+    /// The number of terms of the key's H query (its domain size): the
+    /// range a pool splits [`ProofPart::QuotientH`] shares over.
+    pub fn h_terms(&self) -> usize {
+        match self {
+            KeyProver::Bn254(p) => p.zkey().header.domain_size,
+            KeyProver::Bls12_381(p) => p.zkey().header.domain_size,
+        }
+    }
+
     /// The number of public signals (`nPublic`).
     pub fn n_public(&self) -> usize {
         match self {
@@ -149,10 +158,17 @@ fn assemble_one<E: CircomCurve>(
     rng: Randomness,
 ) -> Result<ProofFiles, CircomError> {
     let witness = read_wtns::<E::ScalarField>(wtns)?;
-    let mut sums = ProofSums::<E>::default();
+    let mut decoded = Vec::with_capacity(shares.len());
     for (i, bytes) in shares.iter().enumerate() {
         let share = crate::sums::from_bytes::<E>(bytes)
             .map_err(|e| CircomError::Mismatch(format!("share {i} of the proof's sums: {e}")))?;
+        decoded.push(share);
+    }
+    // H's partial sums merge in the order of their ranges (a merge adds
+    // adjacent ranges only), whatever order the shares came in.
+    decoded.sort_by_key(|s| (s.h.is_some(), s.h_terms));
+    let mut sums = ProofSums::<E>::default();
+    for share in decoded {
         sums = sums.merge(share)?;
     }
     let out = match rng {

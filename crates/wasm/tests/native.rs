@@ -161,32 +161,85 @@ fn shares_assembled_give_the_whole_proof_byte_for_byte() {
         let prover = KeyProver::new(&fixture(name, "circuit.zkey")).unwrap();
         let wtns = fixture(name, "witness.wtns");
         let whole = prover.prove_wtns(&wtns, Randomness::Seed(9)).unwrap();
-        let q = prover
-            .prove_part_wtns(&wtns, ProofPart::QuotientHB2)
-            .unwrap();
-        let l = prover.prove_part_wtns(&wtns, ProofPart::LAB1).unwrap();
-        for shares in [[&q[..], &l[..]], [&l[..], &q[..]]] {
+        let part = |p| prover.prove_part_wtns(&wtns, p).unwrap();
+        let n = prover.h_terms();
+        let range = |start, end| part(ProofPart::QuotientH { start, end });
+        let (q, b2, l) = (
+            part(ProofPart::QUOTIENT_H),
+            part(ProofPart::B2),
+            part(ProofPart::LAB1),
+        );
+        assert!(n / 3 > 0, "{name}: domain {n}");
+        let (h0, h1) = (range(0, n / 3), range(n / 3, n));
+        let sets: [&[&[u8]]; 4] = [
+            &[&q, &b2, &l],
+            &[&l, &b2, &q],
+            &[&h1, &l, &h0, &b2],
+            &[&h0, &range(n / 3, n / 3), &h1, &b2, &l],
+        ];
+        for shares in sets {
             let out = prover
-                .assemble_wtns(&wtns, &shares, Randomness::Seed(9))
+                .assemble_wtns(&wtns, shares, Randomness::Seed(9))
                 .unwrap();
             assert_eq!(out, whole, "{name}");
         }
-        // A share missing, given twice, truncated, or with a byte changed.
+        // A share missing, given twice, truncated, or with a byte changed;
+        // H ranges that leave a gap or overlap, or cover part of the query.
         let err = |shares: &[&[u8]]| err_of(prover.assemble_wtns(&wtns, shares, Randomness::Os));
-        assert!(err(&[&q]).contains("missing"), "{}", err(&[&q]));
-        assert!(err(&[&q, &q]).contains("in both shares"));
-        assert!(err(&[&q, &l[..l.len() - 1]]).contains("share 1"));
+        assert!(err(&[&q, &b2]).contains("missing"), "{}", err(&[&q, &b2]));
+        assert!(err(&[&q, &b2, &l, &l]).contains("in both shares"));
+        assert!(err(&[&q, &b2, &l[..l.len() - 1]]).contains("share 2"));
+        assert!(err(&[&h0, &b2, &l]).contains("part of the H query"));
+        let gap = range(n / 2, n);
+        assert!(err(&[&h0, &gap, &b2, &l]).contains("overlap or leave a gap"));
+        // One term in both ranges.
+        let over = range(n / 3 - 1, n);
+        assert!(err(&[&h0, &over, &b2, &l]).contains("overlap or leave a gap"));
         let mut bad = l.clone();
         bad[10] ^= 1;
-        let msg = err(&[&q, &bad]);
-        assert!(msg.contains("share 1") || msg.contains("verify"), "{msg}");
+        let msg = err(&[&q, &b2, &bad]);
+        assert!(msg.contains("share 2") || msg.contains("verify"), "{msg}");
         let mut extra = l.clone();
         extra.push(0);
-        assert!(err(&[&q, &extra]).contains("after the sums"));
+        assert!(err(&[&q, &b2, &extra]).contains("after the sums"));
+        // A range that ends before it starts: h1's end (after its flag, its
+        // point and its start; then four absent sums' flags) set to 0.
+        let mut backwards = h1.clone();
+        let end_at = backwards.len() - 4 - 8;
+        backwards[end_at..end_at + 8].copy_from_slice(&0u64.to_le_bytes());
+        let msg = err(&[&h0, &backwards, &b2, &l]);
+        assert!(msg.contains("ends before it starts"), "{msg}");
         // Another circuit's witness with these shares.
         let other = fixture("arrays", "witness.wtns");
         assert!(prover
-            .assemble_wtns(&other, &[&q, &l], Randomness::Os)
+            .assemble_wtns(&other, &[&q, &b2, &l], Randomness::Os)
             .is_err());
     }
+}
+
+#[test]
+fn share_lists_split_by_their_lengths() {
+    use zkaccel_wasm::sums::split_shares;
+    let list = |shares: &[&[u8]]| -> Vec<u8> {
+        shares
+            .iter()
+            .flat_map(|s| {
+                (s.len() as u32)
+                    .to_le_bytes()
+                    .into_iter()
+                    .chain(s.iter().copied())
+            })
+            .collect()
+    };
+    let shares: [&[u8]; 3] = [b"abc", b"", b"defgh"];
+    assert_eq!(split_shares(&list(&shares)).unwrap(), shares.to_vec());
+    assert!(split_shares(&[]).unwrap().is_empty());
+    let whole = list(&shares);
+    // Cut inside the last share, inside its length, and a length past the end.
+    let e = split_shares(&whole[..whole.len() - 1]).unwrap_err();
+    assert!(e.contains("share 2: 5 bytes announced, 4 left"), "{e}");
+    let e = split_shares(&whole[..3 + 4 + 4 + 2]).unwrap_err();
+    assert!(e.contains("share 2: its length truncated"), "{e}");
+    let e = split_shares(&u32::MAX.to_le_bytes()).unwrap_err();
+    assert!(e.contains("share 0"), "{e}");
 }

@@ -178,6 +178,35 @@ test("0, 1 and 2 workers give the same proof; the pool's answers are the calling
     }
     assert.deepEqual(outs[1], outs[0], `${name}: 1 worker`);
     assert.deepEqual(outs[2], outs[0], `${name}: 2 workers`);
+    // Later proofs of the pool split H by its plan: the same proof each time.
+    const prover = await Prover.create(zkey, { workers: 2 });
+    for (let i = 0; i < 4; i++) assert.deepEqual(await prover.prove(wtns, { testSeed: 5 }), outs[0], `${name}: proof ${i}`);
+    prover.free();
+  }
+});
+
+test("the pool's plan: H split to even the two workers' times, B2 where it finishes first", async () => {
+  const { plan } = await import(pathToFileURL(path.join(pkgDir, "pool.js")).href);
+  const n = 1 << 16;
+  // Before any proof: H whole on worker 1 with B2 (the quotient timed apart).
+  assert.deepEqual(plan(null, n), { k: n, b2OnFirst: true });
+  // Bits (cheap L, A, B1 and B2): H about halved. Where both workers end
+  // together, B2's side does not change the time (the first is kept):
+  // q + x h + b2 = l + q + (1 - x) h.
+  const bits = plan({ q: 380, h: 800, l: 60, b2: 50 }, n);
+  assert.equal(bits.b2OnFirst, true);
+  assert.equal(bits.k, Math.round(((60 - 50 + 800) / 1600) * n));
+  // Dense: B2 beside the quotient and most of H on worker 1, the rest of H
+  // after L, A and B1 on worker 0.
+  const dense = plan({ q: 400, h: 600, l: 1600, b2: 1200 }, n);
+  assert.equal(dense.b2OnFirst, true);
+  assert.equal(dense.k, Math.round(((1600 + 600 - 1200) / 1200) * n));
+  // L, A and B1 alone outlast all the rest: H stays whole on worker 1.
+  assert.deepEqual(plan({ q: 100, h: 100, l: 5000, b2: 100 }, n), { k: n, b2OnFirst: true });
+  // Every plan's k is a term count in 0..n.
+  for (const t of [{ q: 0, h: 0, l: 0, b2: 0 }, { q: 1, h: 1e9, l: 0, b2: 0 }, { q: 0, h: 1, l: 1e9, b2: 1e9 }]) {
+    const { k } = plan(t, n);
+    assert.ok(Number.isInteger(k) && k >= 0 && k <= n, `${JSON.stringify(t)}: k = ${k}`);
   }
 });
 
