@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { findChromium, runPage } from "../test/chromium.mjs";
+import { findChromium, runPage } from "../harness/chromium.mjs";
 
 const [snarkjsBin, zkey, wtns, vkey, roundsArg] = process.argv.slice(2);
 if (!vkey) {

@@ -17,7 +17,7 @@ import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Q, R, x0, y0, mont, bytes, sides, measure } from "./field-core.mjs";
-import { findChromium, runPage } from "../test/chromium.mjs";
+import { findChromium, runPage } from "../harness/chromium.mjs";
 
 const args = process.argv.slice(2);
 const inChromium = args[0] === "--chromium";
