@@ -164,13 +164,7 @@ fn assemble_one<E: CircomCurve>(
             .map_err(|e| CircomError::Mismatch(format!("share {i} of the proof's sums: {e}")))?;
         decoded.push(share);
     }
-    // H's partial sums merge in the order of their ranges (a merge adds
-    // adjacent ranges only), whatever order the shares came in.
-    decoded.sort_by_key(|s| (s.h.is_some(), s.h_terms));
-    let mut sums = ProofSums::<E>::default();
-    for share in decoded {
-        sums = sums.merge(share)?;
-    }
+    let sums = ProofSums::merge_all(decoded)?;
     let out = match rng {
         Randomness::Os => prover.assemble(&witness, sums, &mut rand::rngs::OsRng)?,
         Randomness::Seed(seed) => prover.assemble(

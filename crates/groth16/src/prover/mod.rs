@@ -631,15 +631,11 @@ mod tests {
             ),
             "{err}"
         );
-        // H over part of the query, over overlapping ranges, with a gap.
-        let rest = b2.merge(l).unwrap();
-        let half = range(0, n / 2).merge(rest).unwrap();
-        let err = Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, half, r, s).unwrap_err();
-        assert!(err.to_string().contains("part of the H query"), "{err}");
-        for (x, y) in [((0, n / 2), (n / 3, n)), ((0, n / 3), (n / 2, n))] {
-            let err = range(x.0, x.1).merge(range(y.0, y.1)).unwrap_err();
-            assert!(err.to_string().contains("overlap or leave a gap"), "{err}");
-        }
+        let stock =
+            ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
+                .unwrap();
+        let assemble = |sums| Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, sums, r, s);
+        check_h_ranges(&part, &assemble, &stock, n);
         let err = q.merge(q).unwrap_err();
         assert!(matches!(err, Groth16Error::Sums { what: "h", .. }), "{err}");
         let err = l.merge(l).unwrap_err();
@@ -650,6 +646,37 @@ mod tests {
             ark_groth16::Groth16::<Bn254>::circuit_specific_setup(other, &mut rng).unwrap();
         let bad = Groth16::<Bn254, Cpu>::prove_part((&pk2).into(), witness, ProofPart::LAB1);
         assert!(matches!(bad, Err(Groth16Error::KeyMismatch { .. })));
+    }
+
+    /// [`shares_assembled_give_stock_proofs`]' H ranges, on `part` (a share
+    /// of the test's proof) and `assemble` (its proof from sums, whose stock
+    /// ark-groth16 proof is `stock`), `n` H terms: H over part of the query,
+    /// over overlapping or gapped ranges, is an error; ranges that tile the
+    /// query in another order make the proof through `merge_all`.
+    fn check_h_ranges(
+        part: &dyn Fn(ProofPart) -> ProofSums<Bn254>,
+        assemble: &dyn Fn(ProofSums<Bn254>) -> Result<Proof<Bn254>, Groth16Error>,
+        stock: &Proof<Bn254>,
+        n: usize,
+    ) {
+        let range = |start, end| part(ProofPart::QuotientH { start, end });
+        let rest = part(ProofPart::B2).merge(part(ProofPart::LAB1)).unwrap();
+        let err = assemble(range(0, n / 2).merge(rest).unwrap()).unwrap_err();
+        assert!(err.to_string().contains("part of the H query"), "{err}");
+        for (x, y) in [((0, n / 2), (n / 3, n)), ((0, n / 3), (n / 2, n))] {
+            let err = range(x.0, x.1).merge(range(y.0, y.1)).unwrap_err();
+            assert!(err.to_string().contains("overlap or leave a gap"), "{err}");
+        }
+        // A pairwise merge of non-adjacent ranges fails; merge_all takes
+        // them in range order.
+        let (k1, k2) = (n / 3, 2 * n / 3);
+        let (h0, h1, h2) = (range(0, k1), range(k1, k2), range(k2, n));
+        assert!(h0.merge(h2).is_err());
+        let (b2, l) = (part(ProofPart::B2), part(ProofPart::LAB1));
+        let mixed = ProofSums::merge_all([h2, l, h0, b2, h1]).unwrap();
+        assert_eq!(bytes(&assemble(mixed).unwrap()), bytes(stock));
+        let err = ProofSums::merge_all([h0, h1, range(k1, n), b2, l]).unwrap_err();
+        assert!(err.to_string().contains("overlap or leave a gap"), "{err}");
     }
 
     /// The prover's fused path (h handed with the H query to the offload)

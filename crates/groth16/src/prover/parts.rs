@@ -73,6 +73,19 @@ impl<E: AccelPairing> Default for ProofSums<E> {
 }
 
 impl<E: AccelPairing> ProofSums<E> {
+    /// The sums of any number of shares, in any order: [`ProofSums::merge`]
+    /// over them with H's partial sums taken in the order of their ranges
+    /// (a merge adds adjacent ranges only, so ranges that tile the query
+    /// but come in another order still make the whole). The same errors as
+    /// [`ProofSums::merge`].
+    pub fn merge_all(shares: impl IntoIterator<Item = Self>) -> Result<Self, Groth16Error> {
+        let mut shares: Vec<Self> = shares.into_iter().collect();
+        shares.sort_by_key(|s| (s.h.is_some(), s.h_terms));
+        shares
+            .into_iter()
+            .try_fold(ProofSums::default(), |sums, share| sums.merge(share))
+    }
+
     /// The sums of both shares: each slot from whichever has it, and the H
     /// sums of two shares added where their terms are adjacent ranges. Two
     /// shares that both hold a slot, or H sums over ranges that overlap or
