@@ -4,9 +4,9 @@
 //
 //   node crates/wasm/js/bench/ab.mjs PKG_A PKG_B ZKEY WTNS [ROUNDS]
 import { readFile } from "node:fs/promises";
-import { cpus } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { machine } from "./machine.mjs";
 
 const [a, b, zkeyPath, wtnsPath, roundsArg] = process.argv.slice(2);
 if (!wtnsPath) {
@@ -18,7 +18,7 @@ const load = (dir) => import(pathToFileURL(path.resolve(dir, "node.js")).href);
 const [A, B] = [await load(a), await load(b)];
 const zkey = new Uint8Array(await readFile(zkeyPath));
 const wtns = new Uint8Array(await readFile(wtnsPath));
-console.log(`node ${process.version}; ${cpus()[0]?.model} x${cpus().length}; A ${a}, B ${b}`);
+console.log(`node ${process.version}; ${machine()}; A ${a}, B ${b}`);
 const [pa, pb] = [await A.Prover.create(zkey), await B.Prover.create(zkey)];
 // Same seed, same proof: the two builds must agree before they are timed.
 const [ra, rb] = [await pa.prove(wtns, { testSeed: 3 }), await pb.prove(wtns, { testSeed: 3 })];

@@ -8,10 +8,10 @@
 //
 //   node crates/wasm/js/bench/chromium.mjs SNARKJS_BIN ZKEY WTNS VKEY [ROUNDS]
 import { readFileSync } from "node:fs";
-import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findChromium, runPage } from "../harness/chromium.mjs";
+import { machine } from "./machine.mjs";
 
 const [snarkjsBin, zkey, wtns, vkey, roundsArg] = process.argv.slice(2);
 if (!vkey) {
@@ -76,9 +76,7 @@ try {
 }
 </script>`;
 
-const cpuinfo = (() => { try { return readFileSync("/proc/cpuinfo", "utf8"); } catch { return ""; } })();
-const flags = (cpuinfo.match(/^flags\s*:(.*)$/m)?.[1] ?? "").split(" ").filter((f) => /^(adx|bmi2|avx2|avx512f|avx512ifma)$/.test(f));
-console.log(`${cpus()[0]?.model} x${cpus().length}; flags: ${flags.join(" ")}; ${rounds} interleaved rounds, medians`);
+console.log(`${machine()}; ${rounds} interleaved rounds, medians`);
 const got = await runPage(browser, page, [["/pkg/", pkg], ["/snarkjs/", snarkjsBuild], ["/c/", [...dirs][0]]], 1_800_000);
 if (got.failed) {
   console.error(got.failed);

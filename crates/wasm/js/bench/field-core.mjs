@@ -37,15 +37,19 @@ export async function sides(zkBytes, wc) {
   const memory = new WebAssembly.Memory({ initial: 25 });
   const instance = (await WebAssembly.instantiate(wc.code, { env: { memory } })).instance;
   const initial = new Uint8Array(memory.buffer).slice();
-  const chain = (prefix, p) => (k) => {
-    const at = wc.slots[prefix];
-    // Each chain from the same start: the data segment's bytes restored.
-    new Uint8Array(memory.buffer).set(initial.subarray(at, at + 32), at);
-    instance.exports[`${prefix}_chain`](k);
-    const limbs = new Uint8Array(memory.buffer, at, 32);
-    let v = 0n;
-    for (let i = 31; i >= 0; i--) v = (v << 8n) | BigInt(limbs[i]);
-    return lowLimb((v * inv(1n << 256n, p)) % p);
+  const chain = (prefix, p) => {
+    // Out of Montgomery form: times 2^-256, computed once, not per chain.
+    const rInv = inv(1n << 256n, p);
+    return (k) => {
+      const at = wc.slots[prefix];
+      // Each chain from the same start: the data segment's bytes restored.
+      new Uint8Array(memory.buffer).set(initial.subarray(at, at + 32), at);
+      instance.exports[`${prefix}_chain`](k);
+      const limbs = new Uint8Array(memory.buffer, at, 32);
+      let v = 0n;
+      for (let i = 31; i >= 0; i--) v = (v << 8n) | BigInt(limbs[i]);
+      return lowLimb((v * rInv) % p);
+    };
   };
   return [
     ["Fq", Q, { "zkaccel kernel": zk.zkaccel_fq_mul, "arkworks Fp": zk.arkworks_fq_mul, [`wasmcurves ${wc.version} f1m_mul`]: chain("f1m", Q) }],

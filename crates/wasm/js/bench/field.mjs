@@ -13,11 +13,11 @@
 // target/wasm32-unknown-unknown/release/examples/wasm_field.wasm.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Q, R, x0, y0, mont, bytes, sides, measure } from "./field-core.mjs";
 import { findChromium, runPage } from "../harness/chromium.mjs";
+import { machine } from "./machine.mjs";
 
 const args = process.argv.slice(2);
 const inChromium = args[0] === "--chromium";
@@ -59,9 +59,7 @@ for (const [prefix, p] of [["f1m", Q], ["frm", R]]) {
 }
 const wc = { code: mb.build(), slots, version };
 
-const cpuinfo = (() => { try { return readFileSync("/proc/cpuinfo", "utf8"); } catch { return ""; } })();
-const flags = (cpuinfo.match(/^flags\s*:(.*)$/m)?.[1] ?? "").split(" ").filter((f) => /^(adx|bmi2|avx2|avx512f|avx512ifma)$/.test(f));
-console.log(`${cpus()[0]?.model}; flags: ${flags.join(" ")}; chains of ${n} products, ${rounds} interleaved rounds, medians`);
+console.log(`${machine()}; chains of ${n} products, ${rounds} interleaved rounds, medians`);
 const print = (engine, rows) => {
   const base = Object.fromEntries(rows.filter((r) => r[1] === "zkaccel kernel").map((r) => [r[0], r[2]]));
   for (const [field, side, ns] of rows) {

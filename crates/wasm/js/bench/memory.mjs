@@ -7,9 +7,9 @@
 //
 //   node crates/wasm/js/bench/memory.mjs ZKEY WTNS VKEY [PROOFS]
 import { readFile } from "node:fs/promises";
-import { cpus } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { machine } from "./machine.mjs";
 
 const [zkeyPath, wtnsPath, vkeyPath, proofsArg] = process.argv.slice(2);
 if (!vkeyPath) {
@@ -23,7 +23,7 @@ const zkey = new Uint8Array(await readFile(zkeyPath));
 const wtns = new Uint8Array(await readFile(wtnsPath));
 const vkey = JSON.parse(await readFile(vkeyPath, "utf8"));
 const mib = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
-console.log(`node ${process.version}; ${cpus()[0]?.model} x${cpus().length}; zkey ${(zkey.length / 2 ** 20).toFixed(0)} MiB, wtns ${(wtns.length / 2 ** 20).toFixed(1)} MiB`);
+console.log(`node ${process.version}; ${machine()}; zkey ${(zkey.length / 2 ** 20).toFixed(0)} MiB, wtns ${(wtns.length / 2 ** 20).toFixed(1)} MiB`);
 let t0 = performance.now();
 const prover = await zk.Prover.create(zkey);
 console.log(`key decoded in ${(performance.now() - t0).toFixed(0)} ms (${prover.workers} workers); peak RSS so far ${mib(process.resourceUsage().maxRSS)}`);

@@ -10,9 +10,8 @@
 // runs once on one thread (singleThread) and once with its default worker
 // threads (one per core).
 import { readFile } from "node:fs/promises";
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus } from "node:os";
+import { machine } from "./machine.mjs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -32,9 +31,7 @@ const wtns = new Uint8Array(await readFile(wtnsPath));
 const vkey = JSON.parse(await readFile(vkeyPath, "utf8"));
 const mem = (b) => ({ type: "mem", data: b });
 
-const cpuinfo = (() => { try { return readFileSync("/proc/cpuinfo", "utf8"); } catch { return ""; } })();
-const flags = (cpuinfo.match(/^flags\s*:(.*)$/m)?.[1] ?? "").split(" ").filter((f) => /^(adx|bmi2|avx2|avx512f|avx512ifma|simd128)$/.test(f));
-console.log(`node ${process.version}; ${cpus()[0]?.model} x${cpus().length}; flags: ${flags.join(" ")}`);
+console.log(`node ${process.version}; ${machine()}`);
 // Cold start, apart: the module's compilation (the first call), then a
 // key's decoding (in the pool's two workers at once, and on this thread).
 let t0 = performance.now();
