@@ -132,6 +132,18 @@ impl<T> Points<T> {
         }
     }
 
+    /// Drops this process's pages of the points where they lie in the
+    /// mapped file (`point_bytes` each there); the next read maps the same
+    /// bytes again ([`ZkeyMap::release`]). Nothing for owned points.
+    pub(crate) fn release(&self, point_bytes: usize) {
+        match self {
+            Points::Mapped { map, start, len } | Points::Packed { map, start, len } => {
+                map.release(*start, len * point_bytes)
+            }
+            Points::Owned(_) => {}
+        }
+    }
+
     fn as_slice(&self) -> &[T] {
         match self {
             Points::Owned(v) => v,

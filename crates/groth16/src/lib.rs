@@ -51,7 +51,7 @@ pub use pairing::{
     AccelPairing, PairingQuotientMsmFn, QuotientMsmFn, QuotientOffloadFn, ResidentBases,
 };
 pub use prover::{
-    Groth16, MatrixWitness, PreparedProvingKey, ProofPart, ProofSums, ProofTimings, ProvingKeyRef,
-    ResidentKey,
+    Groth16, KeyQuery, MatrixWitness, PreparedProvingKey, ProofPart, ProofSums, ProofTimings,
+    ProvingKeyRef, ReleaseQuery, ResidentKey,
 };
 pub use reduction::{snarkjs_root_exponent, CircomReduction, NttReduction, Qap};

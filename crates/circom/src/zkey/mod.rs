@@ -40,7 +40,7 @@ use header::MAGIC;
 use points::section_points;
 use std::io::{Read, Seek};
 use zkaccel_cpu::BaseSlice;
-use zkaccel_groth16::{CsrMatrix, ProvingKeyRef};
+use zkaccel_groth16::{CsrMatrix, KeyQuery, ProvingKeyRef, ReleaseQuery};
 
 /// How much to trust a key's points.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -126,6 +126,25 @@ impl<E: CircomCurve> core::fmt::Debug for ProverKey<E> {
     }
 }
 
+/// A proof's reads of a mapped key's sections, one at a time: once the
+/// prover has read a query, its pages are dropped (the file's bytes stay
+/// in the kernel's page cache, shared and reclaimable; the next read maps
+/// them again). The peak memory of a proof then holds the section being
+/// read beside the working buffers, where otherwise every section read so
+/// far stays resident. Nothing happens for decoded (owned) points.
+impl<E: CircomCurve> ReleaseQuery for ProverKey<E> {
+    fn release(&self, query: KeyQuery) {
+        let (g1, g2) = (2 * E::N8Q, 4 * E::N8Q);
+        match query {
+            KeyQuery::A => self.a_query.release(g1),
+            KeyQuery::B1 => self.b_g1_query.release(g1),
+            KeyQuery::B2 => self.b_g2_query.release(g2),
+            KeyQuery::H => self.h_query.release(g1),
+            KeyQuery::L => self.l_query.release(g1),
+        }
+    }
+}
+
 impl<E: CircomCurve> ProverKey<E> {
     /// Number of instance variables: the public signals plus the leading
     /// one.
@@ -146,6 +165,7 @@ impl<E: CircomCurve> ProverKey<E> {
             l_query: self.l_query.bases(E::g1_bases),
             resident: None,
             prepared: None,
+            release: Some(self),
         }
     }
 

@@ -197,11 +197,15 @@ where
     let bytes = &map.bytes()[start..start + len];
     let bad = |i: usize| s.err(dec.bad_point(what, i));
     if let Some(p) = in_place::<T>(map, start, count, size, how) {
-        // Every point checked (in parallel; this also reads the pages in).
-        return match bytes
+        // Every point checked (in parallel; this also reads the pages in),
+        // then the pages dropped until a proof reads them: the process holds
+        // the sections a proof is reading, not the whole file
+        // ([`ProverKey`](super::ProverKey)'s `ReleaseQuery`).
+        let first_bad = bytes
             .par_chunks_exact(size)
-            .position_first(|b| dec.point(b).is_none())
-        {
+            .position_first(|b| dec.point(b).is_none());
+        map.release(start, len);
+        return match first_bad {
             Some(i) => Err(bad(i)),
             None => Ok(p),
         };

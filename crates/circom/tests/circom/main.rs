@@ -12,3 +12,4 @@ mod support;
 mod bad_input;
 mod fixtures;
 mod fullprove;
+mod pages;

@@ -40,6 +40,38 @@ pub struct ProvingKeyRef<'a, E: AccelPairing> {
     /// ([`PreparedProvingKey`]), if any: the five MSMs run on them on the
     /// CPU. Set by `ProvingKeyRef::from(&prepared_key)`.
     pub prepared: Option<&'a PreparedProvingKey<E>>,
+    /// Told each time a proof has finished reading a query's bases, so that
+    /// their owner can give the memory back until the next read
+    /// (zkaccel-circom drops its mapped zkey's pages of that section: a
+    /// proof's peak memory then holds the key's sections one at a time, not
+    /// the whole file). `None` for keys held in plain vectors.
+    pub release: Option<&'a dyn ReleaseQuery>,
+}
+
+/// One of a proving key's point vectors, as [`ReleaseQuery`] names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyQuery {
+    /// The A query.
+    A,
+    /// The B query in G1.
+    B1,
+    /// The B query in G2.
+    B2,
+    /// The H query.
+    H,
+    /// The L query.
+    L,
+}
+
+/// The owner of a key's points, told when the prover is done reading a
+/// query ([`ProvingKeyRef::release`]). The prover may read the same query
+/// again later (the next proof, or another proof on another thread at the
+/// same time), and must then find the same points: an implementation may
+/// drop only what it can restore unchanged on the next read, as the pages
+/// of a read-only file mapping are.
+pub trait ReleaseQuery: Sync {
+    /// `query`'s bases are not being read by this proof any more.
+    fn release(&self, query: KeyQuery);
 }
 
 impl<E: AccelPairing> Clone for ProvingKeyRef<'_, E> {
@@ -62,6 +94,7 @@ impl<'a, E: AccelPairing> From<&'a ProvingKey<E>> for ProvingKeyRef<'a, E> {
             l_query: BaseSlice::Affine(E::g1_bases(&pk.l_query)),
             resident: None,
             prepared: None,
+            release: None,
         }
     }
 }

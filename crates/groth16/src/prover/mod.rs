@@ -7,7 +7,7 @@ mod parts;
 mod steps;
 mod timings;
 
-pub use key::{PreparedProvingKey, ProvingKeyRef, ResidentKey};
+pub use key::{KeyQuery, PreparedProvingKey, ProvingKeyRef, ReleaseQuery, ResidentKey};
 pub use parts::{ProofPart, ProofSums};
 pub use steps::MatrixWitness;
 pub use timings::ProofTimings;
@@ -774,5 +774,79 @@ mod tests {
             Ok(proof) => assert_eq!(proof, stock, "the GPU proof differs from ark-groth16's"),
             other => panic!("expected a proof or BackendUnavailable, got {other:?}"),
         }
+    }
+
+    /// Records the queries the prover says it is done with.
+    #[derive(Default)]
+    struct Released(std::sync::Mutex<Vec<KeyQuery>>);
+
+    impl ReleaseQuery for Released {
+        fn release(&self, query: KeyQuery) {
+            self.0.lock().unwrap().push(query);
+        }
+    }
+
+    impl Released {
+        fn take(&self) -> Vec<KeyQuery> {
+            std::mem::take(&mut self.0.lock().unwrap())
+        }
+    }
+
+    /// The key's owner hears of each query once its MSM is done: a whole
+    /// proof and each share name their own queries, once each, in the order
+    /// they ran; the proof is still stock ark-groth16's.
+    #[test]
+    fn release_is_told_each_query_after_its_msm() {
+        use KeyQuery::*;
+        let c = MimcChain::<Fr>::new(Fr::from(5u64), 200);
+        let mut rng = ChaCha20Rng::seed_from_u64(21);
+        let (r, s) = (Fr::from(3u64), Fr::from(4u64));
+        let (pk, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+        let stock =
+            ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
+                .unwrap();
+        let cs = Groth16::<Bn254, Cpu>::synthesize(c).unwrap();
+        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
+        let full = [
+            cs.instance_assignment().unwrap(),
+            cs.witness_assignment().unwrap(),
+        ]
+        .concat();
+        let witness = MatrixWitness {
+            qap: Qap::Libsnark,
+            matrices: m,
+            num_inputs: cs.num_instance_variables(),
+            num_constraints: cs.num_constraints(),
+            full_assignment: &full,
+        };
+        let owner = Released::default();
+        let mut key = ProvingKeyRef::from(&pk);
+        key.release = Some(&owner);
+        let (ours, _) =
+            Groth16::<Bn254, Cpu>::prove_witness_with(key, witness, r, s, &Offloads::none())
+                .unwrap();
+        assert_eq!(bytes(&ours), bytes(&stock));
+        assert_eq!(owner.take(), [H, B2, L, A, B1]);
+        let part = |p| Groth16::<Bn254, Cpu>::prove_part(key, witness, p).unwrap();
+        part(ProofPart::QUOTIENT_H);
+        assert_eq!(owner.take(), [H]);
+        part(ProofPart::QuotientH { start: 1, end: 9 });
+        assert_eq!(owner.take(), [H]);
+        part(ProofPart::B2);
+        assert_eq!(owner.take(), [B2]);
+        part(ProofPart::LAB1);
+        assert_eq!(owner.take(), [L, A, B1]);
+        // Without an owner nothing is told (and nothing breaks).
+        let (plain, _) = Groth16::<Bn254, Cpu>::prove_witness_with(
+            ProvingKeyRef::from(&pk),
+            witness,
+            r,
+            s,
+            &Offloads::none(),
+        )
+        .unwrap();
+        assert_eq!(bytes(&plain), bytes(&stock));
+        assert!(owner.take().is_empty());
     }
 }

@@ -4,7 +4,7 @@
 //! and the B MSM in G2 (the G1 work on the GPU beside the CPU's where the
 //! backend has one), and the proof's three points.
 
-use super::key::{check_len, PreparedProvingKey, ProvingKeyRef, ResidentKey};
+use super::key::{check_len, KeyQuery, PreparedProvingKey, ProvingKeyRef, ResidentKey};
 use super::parts::{ProofPart, ProofSums};
 use super::timings::{timed, ProofTimings};
 use crate::clock::Stopwatch;
@@ -138,7 +138,9 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
                     // of the whole query).
                     let h = evaluated.quotient(None).map_err(map_error)?;
                     let bases = self.key.h_query.range(start..end);
-                    E::g1_result(bases.msm(&h[start..end])?)
+                    let h = E::g1_result(bases.msm(&h[start..end])?);
+                    self.done_with(KeyQuery::H);
+                    h
                 };
                 ProofSums {
                     h: Some(h),
@@ -226,6 +228,14 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
             res.check(pk)?;
         }
         Ok(())
+    }
+
+    /// Tells the key's owner that this proof has read `q`'s bases
+    /// ([`ProvingKeyRef::release`]).
+    fn done_with(&self, q: KeyQuery) {
+        if let Some(owner) = self.key.release {
+            owner.release(q);
+        }
     }
 
     /// Whether the G1 MSMs run on the GPU (resident queries, or the
@@ -329,17 +339,20 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
                 Some((quotient_msm, h_query)),
             ) => {
                 t.quotient_in_msm_h = true;
-                timed(&mut t.msm_h, || {
+                let sum = timed(&mut t.msm_h, || {
                     quotient_msm(&domain, &coset, abc, h_query, form)
-                })
-                .map_err(Groth16Error::from)
+                });
+                self.done_with(KeyQuery::H);
+                sum.map_err(Groth16Error::from)
             }
             (evaluated, ..) => {
                 let h = timed(&mut t.witness_map, || {
                     evaluated.quotient(self.offloads.ntt.as_deref())
                 })
                 .map_err(map_error)?;
-                timed(&mut t.msm_h, || self.g1(Query::H, &h[..pk.h_query.len()]))
+                let sum = timed(&mut t.msm_h, || self.g1(Query::H, &h[..pk.h_query.len()]));
+                self.done_with(KeyQuery::H);
+                sum
             }
         }
     }
@@ -365,12 +378,15 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         // L's scalars: the full assignment from `num_inputs` on, which is
         // `assignment` (from index 1) from `num_inputs - 1` on.
         let l = timed(&mut t.msm_l, || sum(Query::L, self.witness.num_inputs - 1))?;
+        self.done_with(KeyQuery::L);
         let a = timed(&mut t.msm_a, || sum(Query::A, 0))?;
+        self.done_with(KeyQuery::A);
         let b1 = if r.is_zero() {
             E::G1::zero()
         } else {
             timed(&mut t.msm_b_g1, || sum(Query::B1, 0))?
         };
+        self.done_with(KeyQuery::B1);
         Ok([l, a, b1])
     }
 
@@ -378,12 +394,12 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     fn b2(&self, t: &mut ProofTimings) -> Result<E::G2, Groth16Error> {
         let bases = self.key.b_g2_query.skip(1);
         let assignment = self.assignment();
-        timed(&mut t.msm_b_g2, || match self.key.prepared {
+        let sum = timed(&mut t.msm_b_g2, || match self.key.prepared {
             Some(p) => p.b_g2.msm(assignment),
             None => bases.msm(assignment),
-        })
-        .map(E::g2_result)
-        .map_err(Groth16Error::from)
+        });
+        self.done_with(KeyQuery::B2);
+        sum.map(E::g2_result).map_err(Groth16Error::from)
     }
 
     /// The MSMs one after the other on the CPU's timeline: the witness map,

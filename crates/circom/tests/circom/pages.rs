@@ -1,0 +1,108 @@
+//! A mapped key's point sections are not kept resident: after the load's
+//! check and after each query's MSM the prover drops their pages
+//! (`ReleaseQuery`), so a proof's peak memory holds the section it reads,
+//! not the whole file. Measured where the kernel counts it: the mapping's
+//! `Rss` in /proc/self/smaps (Linux only).
+
+use crate::support::read;
+use zkaccel_circom::*;
+use zkaccel_groth16::{Backend, KeyQuery, ReleaseQuery};
+
+/// The resident bytes of this process's mappings of `path`.
+fn mapped_rss(path: &std::path::Path) -> usize {
+    let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+    let name = path.to_str().unwrap();
+    let mut rss_kib = 0;
+    let mut inside = false;
+    for line in smaps.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if first.contains('-') && first.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            // A mapping's header line: address range, perms, offset, dev, inode, path.
+            inside = line.ends_with(name);
+        } else if inside && first == "Rss:" {
+            rss_kib += line
+                .split_whitespace()
+                .nth(1)
+                .unwrap()
+                .parse::<usize>()
+                .unwrap();
+        }
+    }
+    rss_kib * 1024
+}
+
+/// Reads every byte of `bytes` (so that its pages are mapped).
+fn touch(bytes: &[u8]) -> u64 {
+    bytes.iter().step_by(512).map(|&b| u64::from(b)).sum()
+}
+
+#[test]
+fn point_sections_are_released_after_load_and_after_each_msm() {
+    if !std::path::Path::new("/proc/self/smaps").exists() {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIP point_sections_are_released: no /proc/self/smaps (not Linux)"
+        );
+        return;
+    }
+    type E = ark_bn254::Bn254;
+    let name = "poseidon";
+    let zkey = read(name, "circuit.zkey");
+    let path = std::env::temp_dir().join(format!("zkaccel-pages-{}.zkey", std::process::id()));
+    std::fs::write(&path, &zkey).unwrap();
+    let map = ZkeyMap::new(&std::fs::File::open(&path).unwrap()).unwrap();
+    let prover = CircomProver::<E>::from_zkey_map(&map, Backend::Cpu, ZkeyOptions::default());
+    let prover = prover.unwrap();
+    let h = &prover.zkey().header;
+    // The five point sections (A, B1, C and H in G1, B2 in G2; 32-byte
+    // coordinates): all but a partial page at either end of each may stay
+    // out of memory. The rest of the file (header, coefficients) is read
+    // in place by the witness map and may stay.
+    let g1 = 64;
+    let points =
+        g1 * (2 * h.n_vars + (h.n_vars - h.n_public - 1) + h.domain_size) + 2 * g1 * h.n_vars;
+    let bound = zkey.len() - points + 5 * 2 * 4096;
+    assert!(points > zkey.len() / 2, "{points} of {} bytes", zkey.len());
+    let after_load = mapped_rss(&path);
+    assert!(
+        after_load <= bound,
+        "after the load: {after_load} resident, bound {bound}"
+    );
+
+    let witness = read_wtns::<ark_bn254::Fr>(&read(name, "witness.wtns")).unwrap();
+    let owned = CircomProver::<E>::from_zkey_bytes(&zkey, Backend::Cpu, ZkeyOptions::default());
+    let owned = owned.unwrap();
+    let (r, s) = (ark_bn254::Fr::from(7u64), ark_bn254::Fr::from(11u64));
+    for round in 0..2 {
+        // The pages read back after each release give the same proof as
+        // the decoded key's.
+        let proof = prover.prove_with(&witness, r, s).unwrap();
+        let expected = owned.prove_with(&witness, r, s).unwrap();
+        assert_eq!(proof.proof, expected.proof, "round {round}");
+        let after_proof = mapped_rss(&path);
+        assert!(
+            after_proof <= bound,
+            "after proof {round}: {after_proof} resident, bound {bound}"
+        );
+    }
+
+    // The measurement sees mapped pages: every byte read, the whole file is
+    // resident; one query released, its section's pages go again.
+    assert!(touch(map.bytes()) > 0);
+    let touched = mapped_rss(&path);
+    assert!(
+        touched >= zkey.len() / 4096 * 4096,
+        "{touched} of {} resident",
+        zkey.len()
+    );
+    prover.zkey().release(KeyQuery::H);
+    let h_bytes = g1 * h.domain_size;
+    let after_h = mapped_rss(&path);
+    assert!(
+        after_h + h_bytes - 2 * 4096 <= touched,
+        "H's {h_bytes} bytes released: {touched} -> {after_h}"
+    );
+    drop(map);
+    std::fs::remove_file(&path).unwrap();
+}
