@@ -434,6 +434,42 @@ mod tests {
         })
     }
 
+    /// A circuit synthesized once: what [`MatrixWitness`] borrows.
+    struct Synthesized {
+        matrices: Vec<ark_relations::gr1cs::Matrix<Fr>>,
+        full: Vec<Fr>,
+        num_inputs: usize,
+        num_constraints: usize,
+    }
+
+    impl Synthesized {
+        fn new(c: MimcChain<Fr>) -> Self {
+            let cs = Groth16::<Bn254, Cpu>::synthesize(c).unwrap();
+            let matrices = cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL].clone();
+            let full = [
+                cs.instance_assignment().unwrap(),
+                cs.witness_assignment().unwrap(),
+            ]
+            .concat();
+            Synthesized {
+                matrices,
+                full,
+                num_inputs: cs.num_instance_variables(),
+                num_constraints: cs.num_constraints(),
+            }
+        }
+
+        fn witness(&self, qap: Qap) -> MatrixWitness<'_, Fr, ark_relations::gr1cs::Matrix<Fr>> {
+            MatrixWitness {
+                qap,
+                matrices: &self.matrices,
+                num_inputs: self.num_inputs,
+                num_constraints: self.num_constraints,
+                full_assignment: &self.full,
+            }
+        }
+    }
+
     /// Resident bases on the CPU (the GPU's contract, without a GPU),
     /// counting their calls.
     struct CpuResident {
@@ -487,21 +523,9 @@ mod tests {
         let c = MimcChain::<Fr>::new(Fr::from(5u64), 700);
         let mut rng = ChaCha20Rng::seed_from_u64(8);
         let (r, s) = (Fr::from(3u64), Fr::from(4u64));
-        let cs = Groth16::<Bn254, Cpu>::synthesize(c.clone()).unwrap();
-        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
-        let full = [
-            cs.instance_assignment().unwrap(),
-            cs.witness_assignment().unwrap(),
-        ]
-        .concat();
+        let synthesized = Synthesized::new(c.clone());
         let prove = |key: ProvingKeyRef<'_, Bn254>, qap| {
-            let witness = MatrixWitness {
-                qap,
-                matrices: m,
-                num_inputs: cs.num_instance_variables(),
-                num_constraints: cs.num_constraints(),
-                full_assignment: &full,
-            };
+            let witness = synthesized.witness(qap);
             Groth16::<Bn254, Cpu>::prove_witness_with(key, witness, r, s, &Offloads::none())
         };
         // Both reductions: libsnark's (h's coefficients) and circom's (h on
@@ -563,20 +587,8 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(12);
         let (pk, _) =
             ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
-        let cs = Groth16::<Bn254, Cpu>::synthesize(c.clone()).unwrap();
-        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
-        let full = [
-            cs.instance_assignment().unwrap(),
-            cs.witness_assignment().unwrap(),
-        ]
-        .concat();
-        let witness = MatrixWitness {
-            qap: Qap::Libsnark,
-            matrices: m,
-            num_inputs: cs.num_instance_variables(),
-            num_constraints: cs.num_constraints(),
-            full_assignment: &full,
-        };
+        let synthesized = Synthesized::new(c.clone());
+        let witness = synthesized.witness(Qap::Libsnark);
         let key = || ProvingKeyRef::from(&pk);
         let part = |p| Groth16::<Bn254, Cpu>::prove_part(key(), witness, p).unwrap();
         let (q, b2, l) = (
@@ -806,20 +818,8 @@ mod tests {
         let stock =
             ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
                 .unwrap();
-        let cs = Groth16::<Bn254, Cpu>::synthesize(c).unwrap();
-        let m = &cs.to_matrices().unwrap()[R1CS_PREDICATE_LABEL];
-        let full = [
-            cs.instance_assignment().unwrap(),
-            cs.witness_assignment().unwrap(),
-        ]
-        .concat();
-        let witness = MatrixWitness {
-            qap: Qap::Libsnark,
-            matrices: m,
-            num_inputs: cs.num_instance_variables(),
-            num_constraints: cs.num_constraints(),
-            full_assignment: &full,
-        };
+        let synthesized = Synthesized::new(c);
+        let witness = synthesized.witness(Qap::Libsnark);
         let owner = Released::default();
         let mut key = ProvingKeyRef::from(&pk);
         key.release = Some(&owner);
