@@ -144,12 +144,8 @@ fn split(x: &[u64; 8]) -> [u64; L] {
 /// nine 29-bit limbs: the form of [`mul`]'s right factor that keeps the left
 /// one in arkworks' form.
 pub fn to_rprime<F: MontField>(x: &F) -> [u64; L] {
-    // x R -> x R': times 2^(261 - 256), as doublings (no multiplication,
-    // no conversion of the constant).
-    let mut y = *x;
-    for _ in 0..BITS as usize * L - 256 {
-        y.double_in_place();
-    }
+    // x R -> x R': times 2^(261 - 256).
+    let y = *x * F::from(1u64 << (BITS as usize * L - 256));
     split(&y.mont_words::<8>())
 }
 

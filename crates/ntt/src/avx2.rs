@@ -66,38 +66,26 @@ impl<F: MontField> LaneTwiddles<F> {
         cached::<Self>(log_n, inverse, || {
             let st = StageTwiddles::<F>::compute(log_n, inverse);
             let q = 1usize << (log_n - 2);
-            let t = &st.table;
-            // Converted in parallel and straight into place: a one-shot
-            // proof builds each size's table once and waits for it.
-            let first = build(3 * q / 12, |i| {
-                let r: [[u64; L]; 12] = core::array::from_fn(|k| avx2::to_rprime(&t[12 * i + k]));
-                core::array::from_fn(|k| {
-                    // SAFETY: AVX2 (the token).
-                    unsafe { avx2::from_limbs([&r[k], &r[3 + k], &r[6 + k], &r[9 + k]]) }
+            let r: Vec<[u64; L]> = st.table.iter().map(avx2::to_rprime).collect();
+            let omega4 = avx2::to_rprime(&st.omega4);
+            // At most 144 bytes per twiddle at once (working_memory).
+            drop(st);
+            let first = r[..3 * q]
+                .chunks_exact(12)
+                .map(|t| {
+                    core::array::from_fn(|k| {
+                        // SAFETY: AVX2 (the token).
+                        unsafe { avx2::from_limbs([&t[k], &t[3 + k], &t[6 + k], &t[9 + k]]) }
+                    })
                 })
-            });
-            let table = build(t.len() - 3 * q, |i| avx2::to_rprime(&t[3 * q + i]));
+                .collect();
             LaneTwiddles {
                 first,
-                table,
-                omega4: avx2::to_rprime(&st.omega4),
+                table: r[3 * q..].to_vec(),
+                omega4,
                 _field: PhantomData,
             }
         })
-    }
-}
-
-/// `f(i)` for every `i < count`, in order; in parallel with the `parallel`
-/// feature.
-fn build<U: Send>(count: usize, f: impl Fn(usize) -> U + Sync + Send) -> Vec<U> {
-    #[cfg(feature = "parallel")]
-    {
-        use rayon::prelude::*;
-        (0..count).into_par_iter().map(f).collect()
-    }
-    #[cfg(not(feature = "parallel"))]
-    {
-        (0..count).map(f).collect()
     }
 }
 
