@@ -12,13 +12,13 @@ type Fr = ark_bn254::Fr;
 /// Offsets of every section boundary in an iden3 container.
 fn boundaries(file: &[u8]) -> Vec<usize> {
     let mut out = vec![0, 4, 8, 12];
-    let count = u32::from_le_bytes(file[8..12].try_into().unwrap());
-    let mut pos = 12;
-    for _ in 0..count {
-        let len = u64::from_le_bytes(file[pos + 4..pos + 12].try_into().unwrap()) as usize;
-        out.extend([pos + 4, pos + 12, pos + 12 + len / 2]);
-        pos += 12 + len;
-        out.push(pos);
+    for (_, body) in support::sections(file) {
+        out.extend([
+            body.start - 8,
+            body.start,
+            body.start + body.len() / 2,
+            body.end,
+        ]);
     }
     out
 }
@@ -105,17 +105,10 @@ fn mapped_keys_check_every_point() {
 
 /// The offset of section `id`'s body.
 fn section_body(file: &[u8], id: u32) -> usize {
-    let count = u32::from_le_bytes(file[8..12].try_into().unwrap());
-    let mut pos = 12;
-    for _ in 0..count {
-        let sid = u32::from_le_bytes(file[pos..pos + 4].try_into().unwrap());
-        let len = u64::from_le_bytes(file[pos + 4..pos + 12].try_into().unwrap()) as usize;
-        if sid == id {
-            return pos + 12;
-        }
-        pos += 12 + len;
-    }
-    panic!("no section {id}")
+    let found = support::sections(file)
+        .into_iter()
+        .find(|(sid, _)| *sid == id);
+    found.unwrap_or_else(|| panic!("no section {id}")).1.start
 }
 
 #[test]

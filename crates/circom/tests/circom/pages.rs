@@ -5,7 +5,7 @@
 //! `Rss` in /proc/self/smaps (Linux only), with the pages the kernel maps
 //! around each read fault allowed for.
 
-use crate::support::read;
+use crate::support::{read, sections};
 use zkaccel_circom::*;
 use zkaccel_groth16::{Backend, KeyQuery, ReleaseQuery};
 
@@ -32,24 +32,6 @@ fn mapped_rss(path: &std::path::Path) -> usize {
     rss_kib * 1024
 }
 
-/// The file offsets `start..end` of the zkey sections `ids` (the file:
-/// magic, version, section count, then `u32` type and `u64` length before
-/// each section's bytes), read here, not by the code under test.
-fn sections(zkey: &[u8], ids: &[u32]) -> Vec<(usize, usize)> {
-    let mut found = Vec::new();
-    let mut at = 12;
-    while at + 12 <= zkey.len() {
-        let id = u32::from_le_bytes(zkey[at..at + 4].try_into().unwrap());
-        let len = u64::from_le_bytes(zkey[at + 4..at + 12].try_into().unwrap()) as usize;
-        if ids.contains(&id) {
-            found.push((at + 12, at + 12 + len));
-        }
-        at += 12 + len;
-    }
-    assert_eq!(found.len(), ids.len(), "sections {ids:?}");
-    found
-}
-
 /// The bytes a read fault may map beside the faulting page: the kernel's
 /// fault-around window (`fault_around_bytes`, 64 KiB unless changed in
 /// debugfs), aligned in the process's address space. It maps only the
@@ -66,12 +48,12 @@ fn fault_around() -> usize {
 /// aligned `window`s that lie wholly inside one range: pages that a fault
 /// outside the range (the header, the coefficients, the next section's
 /// MSM) cannot map back by faulting around.
-fn interior(base: usize, ranges: &[(usize, usize)], window: usize) -> usize {
+fn interior(base: usize, ranges: &[std::ops::Range<usize>], window: usize) -> usize {
     ranges
         .iter()
-        .map(|&(start, end)| {
-            let first = (base + start).next_multiple_of(window);
-            ((base + end) / window * window).saturating_sub(first)
+        .map(|r| {
+            let first = (base + r.start).next_multiple_of(window);
+            ((base + r.end) / window * window).saturating_sub(first)
         })
         .sum()
 }
@@ -107,11 +89,16 @@ fn point_sections_are_released_after_load_and_after_each_msm() {
     // faults around: the header and the coefficients are read in place by
     // the witness map, each query's MSM reads its own section). The rest of
     // the file may stay.
-    let points = sections(&zkey, &[5, 6, 7, 8, 9]);
+    let points: Vec<_> = sections(&zkey)
+        .into_iter()
+        .filter(|(id, _)| (5..=9).contains(id))
+        .map(|(_, body)| body)
+        .collect();
+    assert_eq!(points.len(), 5, "the point sections");
     let g1 = 64;
     let point_bytes =
         g1 * (2 * h.n_vars + (h.n_vars - h.n_public - 1) + h.domain_size) + 2 * g1 * h.n_vars;
-    let total: usize = points.iter().map(|(s, e)| e - s).sum();
+    let total: usize = points.iter().map(|r| r.len()).sum();
     assert_eq!(total, point_bytes, "the header's sizes");
     let released = interior(map.bytes().as_ptr() as usize, &points, fault_around());
     assert!(

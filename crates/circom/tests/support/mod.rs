@@ -152,6 +152,23 @@ pub const DECODE_UNALIGNED: zkaccel_circom::ZkeyOptions = zkaccel_circom::ZkeyOp
     decode_unaligned: true,
 };
 
+/// The sections of an iden3 container (zkey, wtns, r1cs: magic, version,
+/// section count, then a `u32` type and a `u64` length before each body),
+/// as (type, body's byte range), in file order; read here, not by the code
+/// under test.
+pub fn sections(file: &[u8]) -> Vec<(u32, std::ops::Range<usize>)> {
+    let count = u32::from_le_bytes(file[8..12].try_into().unwrap());
+    let mut pos = 12;
+    (0..count)
+        .map(|_| {
+            let id = u32::from_le_bytes(file[pos..pos + 4].try_into().unwrap());
+            let len = u64::from_le_bytes(file[pos + 4..pos + 12].try_into().unwrap()) as usize;
+            pos += 12 + len;
+            (id, pos - len..pos)
+        })
+        .collect()
+}
+
 /// A fixture file's path.
 pub fn fixture(name: &str, file: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
