@@ -42,7 +42,7 @@ rm -rf "$OUT"
 mkdir -p "$OUT/wasm"
 "$bindgen" --target web --out-dir "$OUT/wasm" --out-name zkaccel_wasm \
     "target/wasm32-unknown-unknown/$dir/zkaccel_wasm.wasm"
-cp crates/wasm/js/{api.js,pool.js,worker.js,witness.js,node.js,browser.js,index.d.ts,package.json} "$OUT/"
+cp crates/wasm/js/{api.js,pool.js,worker.js,worker-node.js,worker-browser.js,witness.js,node.js,browser.js,index.d.ts,package.json} "$OUT/"
 # The package's version is the crate's.
 crate_version=$(cargo metadata --format-version 1 --no-deps |
     python3 -c 'import json,sys; print([p["version"] for p in json.load(sys.stdin)["packages"] if p["name"] == "zkaccel-wasm"][0])')

@@ -29,7 +29,7 @@ async function load(url) {
 }
 
 function spawn() {
-  const w = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+  const w = new Worker(new URL("./worker-browser.js", import.meta.url), { type: "module" });
   let closed = false;
   let onMessage = () => {};
   let onError = () => {};

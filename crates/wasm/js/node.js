@@ -22,7 +22,7 @@ async function bindings() {
 // A worker that keeps node running only while it has work (an idle pool
 // does not hold the process open).
 function spawn() {
-  const w = new Worker(new URL("./worker.js", import.meta.url));
+  const w = new Worker(new URL("./worker-node.js", import.meta.url));
   w.unref();
   let closed = false;
   let onMessage = () => {};

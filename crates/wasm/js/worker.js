@@ -1,7 +1,12 @@
 // A worker of the package's pool (a Web Worker in browsers, a
 // worker_thread in node): its own WebAssembly instance of the module the
 // main thread compiled, the key decoded once into it, then shares of
-// proofs (Prover.provePart) and their assembly on request. Messages:
+// proofs (Prover.provePart) and their assembly on request. The entries are
+// worker-node.js and worker-browser.js, which hand `serve` their port; no
+// module of a worker awaits at its top level, since node (20-24) aborts the
+// whole process when a worker is terminated while such a module is still
+// being evaluated (nodejs/node#42501, #60755), as a pool whose other
+// worker rejected the key does at once. Messages:
 //   {op: "init", module, zkey}                      -> {ok, curve, nVars, nPublic, hTerms}
 //   {id, op: "prove", wtns, seed?}                  -> {id, out: [proof, public]}
 //   {id, op: "part", wtns, kind, start, end}        -> {id, out: {sums: Uint8Array, ms}}
@@ -10,9 +15,6 @@
 // A failure answers {id, error: message}.
 import { initSync, Prover } from "./wasm/zkaccel_wasm.js";
 
-const isNode = typeof process === "object" && typeof process.versions?.node === "string";
-const port = isNode ? (await import("node:worker_threads")).parentPort : self;
-const post = (m) => port.postMessage(m);
 let prover;
 
 function handle(m) {
@@ -39,13 +41,14 @@ function handle(m) {
   }
 }
 
-const onMessage = (m) => {
-  try {
-    const out = handle(m);
-    post(m.op === "init" ? out : { id: m.id, out });
-  } catch (e) {
-    post({ id: m.id, error: e instanceof Error ? e.message : String(e) });
-  }
-};
-if (isNode) port.on("message", onMessage);
-else port.onmessage = (e) => onMessage(e.data);
+/** Answers each request `listen` delivers through `post`. */
+export function serve(post, listen) {
+  listen((m) => {
+    try {
+      const out = handle(m);
+      post(m.op === "init" ? out : { id: m.id, out });
+    } catch (e) {
+      post({ id: m.id, error: e instanceof Error ? e.message : String(e) });
+    }
+  });
+}

@@ -1,0 +1,5 @@
+// The pool's worker in a browser (a module Web Worker): worker.js on its
+// global scope's messages.
+import { serve } from "./worker.js";
+
+serve((m) => self.postMessage(m), (f) => { self.onmessage = (e) => f(e.data); });
