@@ -8,8 +8,9 @@
 // quotient with H's first k terms, worker 0 L, A and B1 and (when k is
 // short of the whole) the quotient again with the rest of H; B2 goes to
 // either. k and B2's place are planned from the shares' times in the
-// proofs before (plan()); the first proof keeps H whole on worker 1 and
-// times the quotient alone on worker 0. `spawn()` (from node.js or
+// proofs before (plan()); the first proof's, from times estimated from the
+// witness (estimate(): how many of its values are not 0 or 1), so a
+// one-shot groth16.prove is split too. `spawn()` (from node.js or
 // browser.js) makes a worker: {post, listen(onMessage, onError),
 // terminate, busy(bool)}.
 
@@ -84,12 +85,10 @@ export class Pool {
   async prove(wtns, seed) {
     if (this.#workers.length < 2) return this.call(0, { op: "prove", wtns, seed });
     const n = this.#hTerms;
-    const { k, b2OnFirst } = plan(this.#times, n);
+    const { k, b2OnFirst } = plan(this.#times ?? estimate(n, witnessCounts(wtns)), n);
     const quotient = (start, end) => ({ kind: QUOTIENT_H, start, end });
     const jobs = [[{ kind: LAB1 }], [quotient(0, k)]];
     if (k < n) jobs[0].push(quotient(k, n));
-    // The first proof: the quotient alone (an empty range of H) beside.
-    if (!this.#times) jobs[0].push(quotient(n, n));
     jobs[b2OnFirst ? 1 : 0].push({ kind: B2 });
     const done = await Promise.all(jobs.map((list, i) =>
       Promise.all(list.map((j) => this.call(i, { op: "part", wtns, ...j })))));
@@ -152,23 +151,85 @@ export function plan(t, n) {
   return { k: Math.round(best.x * n), b2OnFirst: best.b2OnFirst };
 }
 
+// estimate()'s costs, in units of one H term's share of the H MSM (a
+// dense scalar), fitted to the shares' times on the circom fixtures of
+// 2^16 (one instance in node, benches/results/browser.md): the quotient
+// per H term; L, A and B1 (three G1 MSMs over the witness) and B2 (one in
+// G2) per witness value that is neither 0 nor 1, and per value 1 (a point
+// added once); a 0 costs nothing.
+const COST = { quotient: 0.5, lab1Dense: 2.3, lab1One: 0.27, b2Dense: 1.34, b2One: 0.19 };
+
+/** The shares' times plan() takes, estimated before any proof from the H
+ * term count `n` and the witness' counts ({dense, ones}, from
+ * witnessCounts; all values dense when unknown): relative, not ms. */
+export function estimate(n, counts) {
+  const { dense, ones } = counts ?? { dense: n, ones: 0 };
+  return {
+    q: COST.quotient * n,
+    h: n,
+    l: COST.lab1Dense * dense + COST.lab1One * ones,
+    b2: COST.b2Dense * dense + COST.b2One * ones,
+  };
+}
+
+/** How many of a .wtns' values are 1 and how many are neither 0 nor 1
+ * ({dense, ones}); null where the bytes are not a wtns file (the workers
+ * then reject it with the reason). */
+export function witnessCounts(wtns) {
+  try {
+    const b = wtns instanceof Uint8Array ? wtns : new Uint8Array(wtns);
+    const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+    if (b.length < 12 || String.fromCharCode(...b.subarray(0, 4)) !== "wtns") return null;
+    let at = 12;
+    let n8 = 0;
+    let count = 0;
+    let values = -1;
+    for (let s = view.getUint32(8, true); s > 0 && at + 12 <= b.length; s--) {
+      const id = view.getUint32(at, true);
+      const size = Number(view.getBigUint64(at + 4, true));
+      if (id === 1 && at + 16 <= b.length) {
+        n8 = view.getUint32(at + 12, true);
+        if (at + 20 + n8 <= b.length) count = view.getUint32(at + 16 + n8, true);
+      }
+      if (id === 2) values = at + 12;
+      at += 12 + size;
+    }
+    if (values < 0 || n8 === 0 || n8 % 4 !== 0 || values + count * n8 > b.length) return null;
+    let dense = 0;
+    let ones = 0;
+    for (let i = 0, o = values; i < count; i++, o += n8) {
+      let high = 0;
+      for (let w = 4; w < n8 && high === 0; w += 4) high = view.getUint32(o + w, true);
+      const low = view.getUint32(o, true);
+      if (high !== 0 || low > 1) dense++;
+      else if (low === 1) ones++;
+    }
+    return { dense, ones };
+  } catch {
+    return null;
+  }
+}
+
 /** The times after a proof: each share's, the H MSM's as what the
- * quotient shares took beyond the quotient (the first proof times the
- * quotient alone), averaged with the times before. */
+ * quotient shares took beyond the quotient, averaged with the times
+ * before. The first proof does not time the quotient apart: its shares'
+ * sum is split between the quotient and H in estimate()'s proportion. */
 function learn(t, jobs, done, n) {
   const seen = { q: t?.q, h: 0, l: 0, b2: 0, hTerms: 0, qShares: 0 };
   jobs.forEach((list, i) => list.forEach((j, s) => {
     const ms = done[i][s].ms;
     if (j.kind === LAB1) seen.l = ms;
     else if (j.kind === B2) seen.b2 = ms;
-    else if (j.start === j.end) seen.q = ms;
     else {
       seen.h += ms;
       seen.hTerms += j.end - j.start;
       seen.qShares += 1;
     }
   }));
-  seen.h = Math.max(0, seen.h - seen.qShares * seen.q) * (n / Math.max(1, seen.hTerms));
+  // The quotient shares took qShares q + (hTerms / n) h.
+  const f = seen.hTerms / Math.max(1, n);
+  seen.q ??= (COST.quotient * seen.h) / (COST.quotient * seen.qShares + f);
+  seen.h = Math.max(0, seen.h - seen.qShares * seen.q) / Math.max(f, 1 / Math.max(1, n));
   if (!t) return { q: seen.q, h: seen.h, l: seen.l, b2: seen.b2 };
   const avg = (a, b) => (a + b) / 2;
   return { q: t.q, h: avg(t.h, seen.h), l: avg(t.l, seen.l), b2: avg(t.b2, seen.b2) };

@@ -210,6 +210,42 @@ test("the pool's plan: H split to even the two workers' times, B2 where it finis
   }
 });
 
+test("the first proof's plan: witness counts read from the .wtns, bits split H, a dense witness keeps most of it on one side", async () => {
+  const { witnessCounts, estimate, plan } = await import(pathToFileURL(path.join(pkgDir, "pool.js")).href);
+  // The counts against snarkjs' own JSON export of the same witness
+  // (witness.json is not committed: the values from the .wtns through
+  // BigInt here, a second reading of the format).
+  for (const name of FIXTURES) {
+    const w = await bytes(name, "witness.wtns");
+    const n8 = w.readUInt32LE(24);
+    const count = w.readUInt32LE(28 + n8);
+    const values = 28 + n8 + 4 + 12;
+    let dense = 0;
+    let ones = 0;
+    for (let i = 0; i < count; i++) {
+      let v = 0n;
+      for (let b = n8 - 1; b >= 0; b--) v = (v << 8n) | BigInt(w[values + i * n8 + b]);
+      if (v === 1n) ones++;
+      else if (v !== 0n) dense++;
+    }
+    assert.deepEqual(witnessCounts(new Uint8Array(w)), { dense, ones }, name);
+  }
+  // Not a wtns, or cut short: no counts (the workers reject it themselves).
+  const w = new Uint8Array(await bytes("arrays", "witness.wtns"));
+  for (const bad of [new Uint8Array(0), w.subarray(0, 11), w.subarray(0, w.length - 1), await bytes("arrays", "circuit.zkey")]) {
+    assert.equal(witnessCounts(bad), null);
+  }
+  const n = 1 << 16;
+  // All bits: both workers take about half of H.
+  const bits = plan(estimate(n, { dense: 0, ones: 25000 }), n);
+  assert.ok(bits.k > 0.45 * n && bits.k < 0.6 * n, `bits: k = ${bits.k}`);
+  // Dense: L, A, B1 and B2 outweigh the rest; H stays (almost) whole beside the quotient.
+  const dense = plan(estimate(n, { dense: 62000, ones: 0 }), n);
+  assert.ok(dense.k > 0.9 * n, `dense: k = ${dense.k}`);
+  // Unknown counts: every value taken as dense.
+  assert.deepEqual(estimate(n, null), estimate(n, { dense: n, ones: 0 }));
+});
+
 // The process's threads (Linux): a worker is a thread of its own.
 const threads = () => readdirSync("/proc/self/task").length;
 async function settle(limit) {
