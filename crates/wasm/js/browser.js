@@ -36,7 +36,7 @@ function spawn() {
   w.onmessage = (e) => onMessage(e.data);
   w.onerror = (e) => closed || onError(new Error(e.message || "the worker failed to load"));
   return {
-    post: (m) => w.postMessage(m),
+    post: (m, transfer = []) => w.postMessage(m, transfer),
     listen(message, error) {
       onMessage = message;
       onError = error;

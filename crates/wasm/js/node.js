@@ -31,7 +31,7 @@ function spawn() {
   w.on("error", (e) => closed || onError(e));
   w.on("exit", (code) => closed || onError(new Error(`the worker exited (code ${code})`)));
   return {
-    post: (m) => w.postMessage(m),
+    post: (m, transfer = []) => w.postMessage(m, transfer),
     listen(message, error) {
       onMessage = message;
       onError = error;

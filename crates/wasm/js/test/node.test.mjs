@@ -146,7 +146,12 @@ test("bad inputs to the witness reject with an Error naming the signal", async (
 });
 
 test("a Prover decodes once and proves many times", async () => {
-  const prover = await Prover.create(await bytes("poseidon", "circuit.zkey"));
+  const zkey = await bytes("poseidon", "circuit.zkey");
+  const kept = Buffer.from(zkey);
+  const prover = await Prover.create(zkey, { workers: 2 });
+  // The workers were sent copies: the caller's bytes are still there.
+  assert.equal(prover.workers, 2);
+  assert.ok(zkey.equals(kept), "Prover.create changed or detached the caller's zkey bytes");
   const wtns = await bytes("poseidon", "witness.wtns");
   assert.equal(prover.curve, "bn128");
   assert.equal(prover.nPublic, (await json("poseidon", "public.json")).length);
