@@ -234,9 +234,8 @@ function learn(t, jobs, done, n) {
     }
   }));
   // The quotient shares took qShares q + (hTerms / n) h.
-  const f = seen.hTerms / Math.max(1, n);
-  seen.q ??= (COST.quotient * seen.h) / (COST.quotient * seen.qShares + f);
-  seen.h = Math.max(0, seen.h - seen.qShares * seen.q) / Math.max(f, 1 / Math.max(1, n));
+  seen.q ??= (COST.quotient * seen.h) / (COST.quotient * seen.qShares + seen.hTerms / Math.max(1, n));
+  seen.h = Math.max(0, seen.h - seen.qShares * seen.q) * (n / Math.max(1, seen.hTerms));
   if (!t) return { q: seen.q, h: seen.h, l: seen.l, b2: seen.b2 };
   const avg = (a, b) => (a + b) / 2;
   return { q: t.q, h: avg(t.h, seen.h), l: avg(t.l, seen.l), b2: avg(t.b2, seen.b2) };
