@@ -384,13 +384,45 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         _ => None,
     };
     let compile = t.elapsed();
+    let inputs = match &a.witness {
+        WitnessFrom::Wasm { input, .. } => {
+            Some(Inputs::from_file(input).map_err(|e| e.to_string())?)
+        }
+        _ => None,
+    };
     let opts = ZkeyOptions::default();
-    let mut prover = match key {
-        KeyFile::Mapped(map) => CircomProver::<E>::from_zkey_map(&map, a.backend, opts),
-        KeyFile::Read(r) => CircomProver::<E>::from_zkey_reader(r, a.backend, opts),
-    }
-    .map_err(at(zkey))?;
-    let load = start.elapsed() - compile;
+    // The wasm's witness is computed on a thread of its own while the key
+    // loads (on one core the key load would wait for it; on two the load
+    // is hidden). The key's own errors, then its checks of the calculator,
+    // come before the witness's, as when they ran one after the other.
+    let (loaded, calculated) = std::thread::scope(|s| {
+        let job = calc.as_ref().zip(inputs.as_ref()).map(|(calc, inputs)| {
+            s.spawn(move || {
+                let t = Instant::now();
+                (calc.calculate::<E::ScalarField>(inputs), t.elapsed())
+            })
+        });
+        let loaded = match key {
+            KeyFile::Mapped(map) => CircomProver::<E>::from_zkey_map(&map, a.backend, opts),
+            KeyFile::Read(r) => CircomProver::<E>::from_zkey_reader(r, a.backend, opts),
+        };
+        let load = start.elapsed() - compile;
+        (
+            loaded.map(|p| (p, load)),
+            job.map(|j| {
+                j.join()
+                    .map_err(|_| "internal: the witness thread panicked")
+            }),
+        )
+    });
+    let (mut prover, load) = loaded.map_err(at(zkey))?;
+    let (calculated, wasm_time) = match calculated {
+        Some(joined) => {
+            let (w, took) = joined?;
+            (Some(w), Some(took))
+        }
+        None => (None, None),
+    };
     let t = Instant::now();
     let (witness, source) = match &a.witness {
         WitnessFrom::Wtns(wtns) => (
@@ -402,10 +434,9 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
             prover = prover
                 .with_calculator(calc)
                 .map_err(|e| format!("{wasm}: {e} ({zkey})"))?;
-            let inputs = Inputs::from_file(input).map_err(|e| e.to_string())?;
-            let w = prover
-                .calculate_witness(&inputs)
-                .map_err(|e| format!("{input}: {e}"))?;
+            let w = calculated
+                .ok_or("internal: no witness")?
+                .map_err(|e| format!("{input}: {}", CircomError::from(e)))?;
             (w, input)
         }
         WitnessFrom::Native { input, bin } => (
@@ -415,7 +446,8 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         ),
     };
     prover.check_witness(&witness).map_err(at(source))?;
-    let wtns_time = t.elapsed();
+    // The wasm's time is its own thread's, beside the key load.
+    let wtns_time = wasm_time.unwrap_or_else(|| t.elapsed());
     let wtns = source;
     if let Some(r1cs) = &a.r1cs {
         let r = read_r1cs::<E::ScalarField>(&read(r1cs)?).map_err(at(r1cs))?;
