@@ -384,24 +384,26 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         _ => None,
     };
     let compile = t.elapsed();
-    let inputs = match &a.witness {
-        WitnessFrom::Wasm { input, .. } => {
-            Some(Inputs::from_file(input).map_err(|e| e.to_string())?)
-        }
-        _ => None,
-    };
     let opts = ZkeyOptions::default();
-    // The wasm's witness is computed on a thread of its own while the key
-    // loads (on one core the key load would wait for it; on two the load
-    // is hidden). The key's own errors, then its checks of the calculator,
-    // come before the witness's, as when they ran one after the other.
+    // The wasm's witness (input.json read, then calculated) is computed on a
+    // thread of its own while the key loads: on two cores the load is hidden
+    // behind it. Errors keep the order they had one after the other: the
+    // key's own, its checks of the calculator, then input.json's and the
+    // calculation's.
     let (loaded, calculated) = std::thread::scope(|s| {
-        let job = calc.as_ref().zip(inputs.as_ref()).map(|(calc, inputs)| {
-            s.spawn(move || {
+        let job = match (&a.witness, calc.as_ref()) {
+            (WitnessFrom::Wasm { input, .. }, Some(calc)) => Some(s.spawn(move || {
                 let t = Instant::now();
-                (calc.calculate::<E::ScalarField>(inputs), t.elapsed())
-            })
-        });
+                let w = Inputs::from_file(input)
+                    .map_err(|e| e.to_string())
+                    .and_then(|inputs| {
+                        calc.calculate::<E::ScalarField>(&inputs)
+                            .map_err(|e| format!("{input}: {}", CircomError::from(e)))
+                    });
+                (w, t.elapsed())
+            })),
+            _ => None,
+        };
         let loaded = match key {
             KeyFile::Mapped(map) => CircomProver::<E>::from_zkey_map(&map, a.backend, opts),
             KeyFile::Read(r) => CircomProver::<E>::from_zkey_reader(r, a.backend, opts),
@@ -416,13 +418,9 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         )
     });
     let (mut prover, load) = loaded.map_err(at(zkey))?;
-    let (calculated, wasm_time) = match calculated {
-        Some(joined) => {
-            let (w, took) = joined?;
-            (Some(w), Some(took))
-        }
-        None => (None, None),
-    };
+    let calculated = calculated.transpose()?;
+    // The wasm's time is its own thread's, beside the key load.
+    let wasm_time = calculated.as_ref().map(|(_, took)| *took);
     let t = Instant::now();
     let (witness, source) = match &a.witness {
         WitnessFrom::Wtns(wtns) => (
@@ -434,9 +432,8 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
             prover = prover
                 .with_calculator(calc)
                 .map_err(|e| format!("{wasm}: {e} ({zkey})"))?;
-            let w = calculated
-                .ok_or("internal: no witness")?
-                .map_err(|e| format!("{input}: {}", CircomError::from(e)))?;
+            let (w, _) = calculated.ok_or("internal: no witness")?;
+            let w = w?;
             (w, input)
         }
         WitnessFrom::Native { input, bin } => (
@@ -446,7 +443,6 @@ fn prove<E: CircomCurve>(a: &ProveArgs, key: KeyFile, start: Instant) -> Res<Exi
         ),
     };
     prover.check_witness(&witness).map_err(at(source))?;
-    // The wasm's time is its own thread's, beside the key load.
     let wtns_time = wasm_time.unwrap_or_else(|| t.elapsed());
     let wtns = source;
     if let Some(r1cs) = &a.r1cs {
