@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use std::io::Write;
+use zkaccel_cpu::msm::BucketAdds;
 use zkaccel_cpu::{
     msm, msm_bases, msm_bigint_with, msm_with, BaseSlice, CpuMsm, CurveMul, MontBytes,
     MsmAlgorithm, MsmError, MsmProvider, PackedBases, PreparedBases,
@@ -175,7 +176,8 @@ where
     let n3 = (3000..20_000)
         .step_by(500)
         .find(|&n| {
-            zkaccel_cpu::msm::pippenger_window(n, 254) >= zkaccel_cpu::msm::BATCH_AFFINE_MIN_WINDOW
+            zkaccel_cpu::msm::pippenger_window(n, 254, BucketAdds::detect::<P>())
+                >= zkaccel_cpu::msm::BATCH_AFFINE_MIN_WINDOW
         })
         .expect("a batch-affine size");
     let (b3, s3) = random_input::<P>(&mut rng, n3);
@@ -223,7 +225,7 @@ where
     #[cfg(feature = "parallel")]
     if rayon::current_num_threads() > 1 {
         assert!(
-            zkaccel_cpu::msm::pippenger_plan(n4, 8).1 > 1,
+            zkaccel_cpu::msm::pippenger_plan(n4, 8, BucketAdds::detect::<P>()).1 > 1,
             "8-bit scalars split the points"
         );
     }
@@ -525,7 +527,7 @@ fn packed_bases_in_ranges() {
     PackedBases::encode(&b, &mut bytes);
     let packed = PackedBases::<P>::new(&bytes[4..]).unwrap();
     pool.install(|| {
-        let (_, parts) = zkaccel_cpu::msm::pippenger_plan(n, 16);
+        let (_, parts) = zkaccel_cpu::msm::pippenger_plan(n, 16, BucketAdds::detect::<P>());
         assert!(parts > 1, "one range: the test would not cover ranges");
         assert_eq!(msm_bases(packed, &s).unwrap(), want, "8 threads");
     });
@@ -534,7 +536,8 @@ fn packed_bases_in_ranges() {
     pool.install(|| {
         // The split halves are 127-129 bits wide.
         for bits in 127..=129 {
-            let (_, parts) = zkaccel_cpu::msm::pippenger_plan(2 * n, bits);
+            let (_, parts) =
+                zkaccel_cpu::msm::pippenger_plan(2 * n, bits, BucketAdds::detect::<P>());
             assert!(
                 parts > 1,
                 "{bits}-bit halves in one range: no GLV sub-ranges"
@@ -566,7 +569,7 @@ fn windows_of_window_cost() {
         pool.install(|| {
             // 1,024 terms are 2,048 after the GLV split: the shape the
             // discount widened (8- and 9-bit windows before).
-            let c = pippenger_window(2048, 128);
+            let c = pippenger_window(2048, 128, BucketAdds::detect::<P>());
             assert!(
                 (BATCH_AFFINE_WALK_MIN_WINDOW..=BATCH_AFFINE_WALK_MAX_WINDOW).contains(&c),
                 "{threads} threads: window {c} is outside the discounted range; \
@@ -593,6 +596,70 @@ fn windows_of_window_cost() {
                         msm(b, &small).unwrap(),
                         want,
                         "{bits}-bit scalars, {n} terms, {threads} threads"
+                    );
+                }
+            }
+        });
+    }
+}
+
+/// The wider windows of scalar kernels ([`BucketAdds::Scalar`]: the ADX
+/// assembly, the portable kernels): full-width terms at 2^16 and 2^17 (capped
+/// by `ZKACCEL_TEST_MSM_MAX`) plan windows wider than the lane kernels'
+/// 13 bits, and Pippenger on the portable kernels and on the ADX assembly
+/// without lanes (where the CPU runs it) equals arkworks there, with points
+/// at infinity and a repeated base among the terms. The lane kernels'
+/// plans are unchanged.
+#[test]
+fn scalar_kernels_plan_wider_windows() {
+    use zkaccel_cpu::msm::{pippenger_plan, pippenger_with, BATCH_AFFINE_WALK_MAX_WINDOW};
+    use zkaccel_cpu::{AdxOps, PortableOps};
+    type P = ark_bn254::g1::Config;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let cap = msm_max().unwrap_or(usize::MAX);
+    let mut rng = ChaCha20Rng::seed_from_u64(56);
+    for log in [16u32, 17] {
+        let n = 1usize << log;
+        pool.install(|| {
+            let (lanes, _) = pippenger_plan(n, 254, BucketAdds::Lanes);
+            assert_eq!(lanes, BATCH_AFFINE_WALK_MAX_WINDOW, "lanes, 2^{log}");
+            let (c, parts) = pippenger_plan(n, 254, BucketAdds::Scalar);
+            assert!(
+                c > BATCH_AFFINE_WALK_MAX_WINDOW && parts == 1,
+                "scalar kernels, 2^{log}: window {c}, {parts} ranges"
+            );
+        });
+        if n > cap {
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: scalar_kernels_plan_wider_windows, n = 2^{log} (over ZKACCEL_TEST_MSM_MAX = {cap})"
+            );
+            continue;
+        }
+        // A progression of points (random ones cost a scalar multiplication
+        // each) and random scalars.
+        let mut bases = zkaccel_testkit::inputs::progression::<P>(n, &mut rng);
+        let scalars: Vec<ark_bn254::Fr> = (0..n).map(|_| UniformRand::rand(&mut rng)).collect();
+        bases[7] = Affine::identity();
+        bases[n - 1] = bases[0];
+        let ints: Vec<_> = scalars.iter().map(|s| s.into_bigint()).collect();
+        let want = <Projective<P> as VariableBaseMSM>::msm(&bases, &scalars).unwrap();
+        pool.install(|| {
+            let got = pippenger_with(&bases, &ints, PortableOps);
+            assert_eq!(got, want, "portable kernels, 2^{log}");
+            match AdxOps::without_lanes() {
+                Some(ops) => assert_eq!(
+                    pippenger_with(&bases, &ints, ops),
+                    want,
+                    "assembly, 2^{log}"
+                ),
+                None => {
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "SKIPPED: scalar_kernels_plan_wider_windows, the assembly at 2^{log} (not run by this CPU)"
                     );
                 }
             }

@@ -28,7 +28,12 @@ pub(crate) fn window_batch_affine<
 ) -> Projective<P> {
     let nb = 1usize << (c - 1);
     let batch_size = (nb / 2).clamp(MIN_BATCH, MAX_BATCH);
-    let mut buckets = vec![Affine::<P>::identity(); nb];
+    // Room for the reduction's copy of the buckets (`reduce_rows_columns`
+    // doubles the vector): reserved now, the copy needs no second
+    // allocation, and the window's peak is two bucket arrays, not three
+    // (4.7 MB instead of 7 a thread with 16-bit windows on BN254).
+    let mut buckets = Vec::with_capacity(2 * nb);
+    buckets.resize(nb, Affine::<P>::identity());
     let mut overflow = Overflow::<P>::new(nb);
     let mut busy = vec![false; nb];
     let mut batch: Vec<(usize, Affine<P>)> = Vec::with_capacity(batch_size + 1);
@@ -174,6 +179,7 @@ pub(super) fn reduce_rows_columns<P: SWCurveConfig, O: FieldOps<P::BaseField> + 
     let cap = (nb / 2).clamp(MIN_BATCH, MAX_BATCH);
     let s = (nb.trailing_zeros() / 2) as usize;
     let (l, rows) = (1usize << s, nb >> s);
+    // No reallocation where the caller reserved `2 nb` (the windows do).
     let mut work = buckets;
     work.extend_from_within(..);
     let (mut row_stride, mut col_stride) = (1usize, l);

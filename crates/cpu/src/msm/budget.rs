@@ -3,7 +3,7 @@
 
 use super::auto::uses_glv;
 use super::batch_affine::{MAX_BATCH, MIN_BATCH};
-use super::pippenger::{pippenger_plan, BATCH_AFFINE_MIN_WINDOW, DIGIT_CHUNK};
+use super::pippenger::{pippenger_plan, BucketAdds, BATCH_AFFINE_MIN_WINDOW, DIGIT_CHUNK};
 use super::strauss::{STRAUSS_MAX_TERMS, STRAUSS_MAX_WINDOW};
 use crate::parallel::parallel_threads;
 use crate::xyzz::Xyzz;
@@ -52,7 +52,7 @@ pub fn working_memory<P: CurveMul>(n: usize, bits: u32) -> usize {
     } else {
         (0, n, bits)
     };
-    let (c, parts) = pippenger_plan(n, bits);
+    let (c, parts) = pippenger_plan(n, bits, BucketAdds::detect::<P>());
     let windows = (bits + 1).div_ceil(c) as usize;
     let digits = n.saturating_mul(windows).saturating_mul(size_of::<i32>())
         + n.div_ceil(DIGIT_CHUNK) * windows * size_of::<&mut [i32]>();

@@ -50,6 +50,55 @@ pub fn min_work_window(n: usize, bits: u32) -> u32 {
         .unwrap_or(1)
 }
 
+/// How a batch-affine window adds its points: what sets how wide a window
+/// may grow before its bucket walk stops being cheap ([`window_cost`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BucketAdds {
+    /// In bulk on vector lanes ([`FieldOps::has_affine_batch`]: the AVX-512
+    /// IFMA lanes, eight additions a vector). An addition is cheap, so a
+    /// wide window's cache misses weigh: walks are discounted up to
+    /// [`BATCH_AFFINE_WALK_MAX_WINDOW`] bits.
+    Lanes,
+    /// One at a time on a scalar kernel (the ADX or aarch64 assembly, the
+    /// portable kernels, arkworks' operators): an addition costs two to
+    /// three times a lane's, so wider windows, with fewer of them to run,
+    /// pay: walks are discounted up to
+    /// [`BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR`] bits.
+    Scalar,
+}
+
+impl BucketAdds {
+    /// How `ops` adds a batch-affine window's points. Points over an
+    /// extension field (G2) count as [`BucketAdds::Lanes`] whatever the
+    /// kernel: their buckets are twice as large, and the wider windows were
+    /// measured on G1 only (on the dense 2^18 circom proof a 16-bit G2
+    /// window raised the peak memory).
+    pub fn of<F: ark_ff::Field, O: FieldOps<F>>(ops: &O) -> Self {
+        if ops.has_affine_batch() || F::extension_degree() > 1 {
+            BucketAdds::Lanes
+        } else {
+            BucketAdds::Scalar
+        }
+    }
+
+    /// How the curve's arithmetic on this CPU ([`CurveMul::Ops`], as the
+    /// MSM detects it) adds them.
+    pub fn detect<P: CurveMul>() -> Self {
+        match P::Ops::detect() {
+            Some(ops) => BucketAdds::of(&ops),
+            None => BucketAdds::of(&P::Ops::fallback()),
+        }
+    }
+
+    /// The widest window whose walk [`window_cost`] discounts.
+    fn widest_discounted(self) -> u32 {
+        match self {
+            BucketAdds::Lanes => BATCH_AFFINE_WALK_MAX_WINDOW,
+            BucketAdds::Scalar => BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR,
+        }
+    }
+}
+
 /// The cost of one window of `n` terms with `2^(c-1)` buckets on the CPU,
 /// in point additions: every term added once, plus the bucket walk. XYZZ
 /// windows (below [`BATCH_AFFINE_MIN_WINDOW`]) walk their buckets twice by
@@ -57,18 +106,19 @@ pub fn min_work_window(n: usize, bits: u32) -> u32 {
 /// batched row and column sums that skip empty buckets, and a term whose
 /// bucket is still empty is a copy, not an addition: where each bucket gets
 /// at least four terms (`n >= 2^(c+1)`) and the window has at most 2^12
-/// buckets ([`BATCH_AFFINE_WALK_MAX_WINDOW`]), the walk costs about a fifth
-/// of `2^c` ([`BATCH_AFFINE_WALK_DISCOUNT`]). Sparser windows spend their
-/// time in small batches, one inversion each, and wider ones in cache
-/// misses, so both keep the full count. The constants are fitted to
+/// buckets on vector lanes ([`BATCH_AFFINE_WALK_MAX_WINDOW`]; 2^15 on a
+/// scalar kernel, [`BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR`]), the walk costs
+/// about a fifth of `2^c` ([`BATCH_AFFINE_WALK_DISCOUNT`]). Sparser windows
+/// spend their time in small batches, one inversion each, and wider ones in
+/// cache misses, so both keep the full count. The constants are fitted to
 /// single-thread and two-thread timings on BN254 (IFMA and ADX) and
 /// BLS12-381 G1 from 300 to 2^20 terms (docs/msm.md, "Where Auto's
 /// thresholds come from"). Counting every walk as `2^c` held windows two
 /// to four bits too narrow where a window has many buckets for its terms:
 /// a 1,024-term BN254 MSM (2,048 terms after the GLV split, the shape of
 /// Hyrax's row commitments) took 1.33x as long on one thread.
-pub fn window_cost(n: usize, c: u32) -> u64 {
-    let discounted = (BATCH_AFFINE_WALK_MIN_WINDOW..=BATCH_AFFINE_WALK_MAX_WINDOW).contains(&c)
+pub fn window_cost(n: usize, c: u32, adds: BucketAdds) -> u64 {
+    let discounted = (BATCH_AFFINE_WALK_MIN_WINDOW..=adds.widest_discounted()).contains(&c)
         && (n as u64) >= 2u64 << c;
     let walk = 1u64 << c;
     n as u64
@@ -84,8 +134,16 @@ pub fn window_cost(n: usize, c: u32) -> u64 {
 /// the window measured no faster than XYZZ on two threads).
 pub const BATCH_AFFINE_WALK_MIN_WINDOW: u32 = 10;
 
-/// The widest window whose walk [`window_cost`] discounts: 2^12 buckets.
+/// The widest window whose walk [`window_cost`] discounts on vector lanes
+/// ([`BucketAdds::Lanes`]): 2^12 buckets.
 pub const BATCH_AFFINE_WALK_MAX_WINDOW: u32 = 13;
+
+/// The widest window whose walk [`window_cost`] discounts on a scalar
+/// kernel ([`BucketAdds::Scalar`]): 2^15 buckets. On a 2-core AMD Zen 3
+/// (ADX assembly), full-width BN254 terms ran 8-14% faster at 2^17 (16-bit
+/// windows instead of 13) and about 6% at 2^16 (15 instead of 13); the
+/// portable kernels 2-8% (docs/msm.md).
+pub const BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR: u32 = 16;
 
 /// How much cheaper [`window_cost`] counts a batch-affine window's bucket
 /// walk than a running-sum walk.
@@ -104,20 +162,16 @@ fn widest_window(bits: u32) -> u32 {
 /// `ceil(windows / threads) * window_cost`: windows run in parallel, so 16
 /// windows on 2 threads beat 15 (2^20 full width) and 6 beat 5 (64-bit
 /// scalars at 2^16).
-pub fn pippenger_window(n: usize, bits: u32) -> u32 {
+pub fn pippenger_window(n: usize, bits: u32, adds: BucketAdds) -> u32 {
     let windows = |c: u32| (bits + 1).div_ceil(c) as u64;
+    let cost = |c: u32| window_cost(n, c, adds);
     let widest = widest_window(bits);
     let work = (1..=widest)
-        .min_by_key(|&c| windows(c) * window_cost(n, c))
+        .min_by_key(|&c| windows(c) * cost(c))
         .unwrap_or(1);
     let threads = parallel_threads().max(1) as u64;
     (work.saturating_sub(3).max(1)..=(work + 3).min(widest))
-        .min_by_key(|&c| {
-            (
-                windows(c).div_ceil(threads) * window_cost(n, c),
-                windows(c) * window_cost(n, c),
-            )
-        })
+        .min_by_key(|&c| (windows(c).div_ceil(threads) * cost(c), windows(c) * cost(c)))
         .unwrap_or(work)
 }
 
@@ -130,13 +184,20 @@ pub fn pippenger_window(n: usize, bits: u32) -> u32 {
 /// The plan minimises the critical path `ceil(windows * parts / threads) *
 /// window_cost(n / parts, c)`, ties by total work; ranges get at least
 /// [`MIN_RANGE_TERMS`] terms; without a gain it is [`pippenger_window`]
-/// with one range.
-pub fn pippenger_plan(n: usize, bits: u32) -> (u32, usize) {
-    let single = (pippenger_window(n, bits), 1usize);
+/// with one range. Point ranges are costed with the lanes' bound on the
+/// discounted windows whatever `adds` says: on a scalar kernel the wider
+/// windows paid on all the points, not on ranges of them (2^17 full-width
+/// BN254 terms: 15-bit windows on two ranges no faster than 13-bit ones on
+/// one, 16-bit ones on one 0.86x; 2^19 128-bit terms, the dense 2^18
+/// proof's GLV halves, took two ranges of 15-bit windows and the proof's
+/// peak rose by 13 MiB).
+pub fn pippenger_plan(n: usize, bits: u32, adds: BucketAdds) -> (u32, usize) {
+    let single = (pippenger_window(n, bits, adds), 1usize);
     let threads = parallel_threads().max(1);
     let cost = |(c, parts): (u32, usize)| {
         let windows = (bits + 1).div_ceil(c) as u64 * parts as u64;
-        let per = window_cost(n.div_ceil(parts), c);
+        let adds = if parts > 1 { BucketAdds::Lanes } else { adds };
+        let per = window_cost(n.div_ceil(parts), c, adds);
         (windows.div_ceil(threads as u64) * per, windows * per)
     };
     // `min_by_key` keeps the first of equal plans: the single range.
@@ -270,7 +331,7 @@ where
     if bases.is_empty() || bits == 0 {
         return Projective::zero();
     }
-    let (c, parts) = pippenger_plan(bases.len(), bits);
+    let (c, parts) = pippenger_plan(bases.len(), bits, BucketAdds::of(&ops));
     if parts == 1 {
         return pippenger_windows(bases, scalars, bits, c, ops);
     }

@@ -18,7 +18,8 @@ use super::budget::chunk_for_budget;
 use super::chunked::msm_bases;
 use super::glv_bases::GlvBases;
 use super::pippenger::{
-    max_bits, pippenger_digit_rows, pippenger_plan, window_major_digits, MIN_RANGE_TERMS,
+    max_bits, pippenger_digit_rows, pippenger_plan, window_major_digits, BucketAdds,
+    MIN_RANGE_TERMS,
 };
 use super::strauss::strauss_max_terms;
 use crate::field_ops::{DetectOps, FieldOps};
@@ -167,12 +168,12 @@ impl<P: CurveMul> Recoded<P> {
             Some(s) => {
                 drop(ints);
                 let (stride, bits) = (s.scalars.len(), max_bits(&s.scalars));
-                let (c, parts, windows) = plan(stride, bits);
+                let (c, parts, windows) = plan::<P>(stride, bits);
                 let digits = window_major_digits(&s.scalars, c, windows);
                 (digits, stride, c, windows, parts, Some((s.beta, s.negate)))
             }
             None => {
-                let (c, parts, windows) = plan(m, bits);
+                let (c, parts, windows) = plan::<P>(m, bits);
                 (
                     window_major_digits(&ints, c, windows),
                     m,
@@ -261,12 +262,13 @@ impl<P: CurveMul> Recoded<P> {
 }
 
 /// The window, point ranges and window count for `m` terms of `bits` bits
-/// (no windows where every scalar is zero).
-fn plan(m: usize, bits: u32) -> (u32, usize, usize) {
+/// (no windows where every scalar is zero), for the curve's arithmetic as
+/// [`SharedScalars::msm`] detects it.
+fn plan<P: CurveMul>(m: usize, bits: u32) -> (u32, usize, usize) {
     if bits == 0 {
         return (1, 1, 0);
     }
-    let (c, parts) = pippenger_plan(m, bits);
+    let (c, parts) = pippenger_plan(m, bits, BucketAdds::detect::<P>());
     (c, parts, (bits + 1).div_ceil(c) as usize)
 }
 
