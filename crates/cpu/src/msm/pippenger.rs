@@ -185,12 +185,12 @@ pub fn pippenger_window(n: usize, bits: u32, adds: BucketAdds) -> u32 {
 /// window_cost(n / parts, c)`, ties by total work; ranges get at least
 /// [`MIN_RANGE_TERMS`] terms; without a gain it is [`pippenger_window`]
 /// with one range. Point ranges are costed with the lanes' bound on the
-/// discounted windows whatever `adds` says: on a scalar kernel the wider
-/// windows paid on all the points, not on ranges of them (2^17 full-width
-/// BN254 terms: 15-bit windows on two ranges no faster than 13-bit ones on
-/// one, 16-bit ones on one 0.86x; 2^19 128-bit terms, the dense 2^18
-/// proof's GLV halves, took two ranges of 15-bit windows and the proof's
-/// peak rose by 13 MiB).
+/// discounted windows whatever `adds` says: the wider windows were measured
+/// paying on all the points (2^17 full-width BN254 terms on a scalar
+/// kernel: 16-bit windows on one range 0.86x the time of 13-bit ones, 15-bit
+/// windows on two ranges no faster); on ranges the evidence is one run of
+/// the dense 2^18 proof's 2^19 GLV halves, faster on two ranges of 15 bits
+/// (docs/msm.md, "Window size"), too little to change them.
 pub fn pippenger_plan(n: usize, bits: u32, adds: BucketAdds) -> (u32, usize) {
     let single = (pippenger_window(n, bits, adds), 1usize);
     let threads = parallel_threads().max(1);
