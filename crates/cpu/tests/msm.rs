@@ -12,6 +12,7 @@ use zkaccel_cpu::{
     msm, msm_bases, msm_bigint_with, msm_with, BaseSlice, CpuMsm, CurveMul, MontBytes,
     MsmAlgorithm, MsmError, MsmProvider, PackedBases, PreparedBases,
 };
+use zkaccel_testkit::msm::msm_max;
 
 const ALL: [MsmAlgorithm; 6] = [
     MsmAlgorithm::Auto,
@@ -104,13 +105,6 @@ fn small_scalars<F: PrimeField>(rng: &mut ChaCha20Rng, n: usize, bits: u32) -> V
             })
         })
         .collect()
-}
-
-/// `ZKACCEL_TEST_MSM_MAX`, the largest MSM the tests run, if set.
-fn msm_max() -> Option<usize> {
-    std::env::var("ZKACCEL_TEST_MSM_MAX")
-        .ok()
-        .map(|s| s.parse().unwrap())
 }
 
 fn sizes() -> Vec<usize> {

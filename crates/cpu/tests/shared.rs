@@ -99,6 +99,21 @@ where
     assert!(shared.msm(&a[..0], n).unwrap().is_zero(), "empty: {what}");
 }
 
+/// The largest MSM the tests run (`ZKACCEL_TEST_MSM_MAX`, set under qemu).
+fn msm_cap() -> usize {
+    zkaccel_testkit::msm::msm_max().unwrap_or(usize::MAX)
+}
+
+/// Says on stderr, where cargo shows it, that a case did not run.
+fn skipped(what: &str) {
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {what} (over ZKACCEL_TEST_MSM_MAX = {})",
+        msm_cap()
+    );
+}
+
 fn every_kind<P: CurveMul>()
 where
     P::BaseField: MontBytes,
@@ -124,6 +139,10 @@ where
         (3000, 7),
         (6000, 1),
     ] {
+        if n > msm_cap() {
+            skipped(&format!("every_kind, n = {n}"));
+            continue;
+        }
         // The larger sizes take the two kinds whose paths differ there.
         let kinds = if n >= 1500 { &kinds[..2] } else { &kinds[..] };
         for (k, &kind) in kinds.iter().enumerate() {
@@ -181,6 +200,9 @@ fn point_ranges<P: CurveMul>() {
         .unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(8);
     let n = 20_000;
+    if n > msm_cap() {
+        return skipped(&format!("point_ranges, n = {n}"));
+    }
     let b = bases::<P>(&mut rng, n);
     for kind in [Kind::Small, Kind::Dense] {
         let s = scalars::<P::ScalarField>(&mut rng, n, kind);

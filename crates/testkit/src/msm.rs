@@ -117,6 +117,17 @@ pub fn small_scalars<F: From<u64>>(n: usize, bits: u32, rng: &mut impl rand::Rng
         .collect()
 }
 
+/// `ZKACCEL_TEST_MSM_MAX`, the largest MSM the tests run, if set. CI's
+/// aarch64 stage sets it: under qemu the arkworks references dominate the
+/// run, and the MSM logic above the field kernels is the same as natively.
+/// A size over it is skipped with a line on stderr, never counted as run.
+pub fn msm_max() -> Option<usize> {
+    std::env::var("ZKACCEL_TEST_MSM_MAX").ok().map(|s| {
+        s.parse()
+            .unwrap_or_else(|_| panic!("ZKACCEL_TEST_MSM_MAX={s:?} is not a number of terms"))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
