@@ -12,7 +12,7 @@ use zkaccel_cpu::{
     msm, msm_bases, msm_bigint_with, msm_with, BaseSlice, CpuMsm, CurveMul, MontBytes,
     MsmAlgorithm, MsmError, MsmProvider, PackedBases, PreparedBases,
 };
-use zkaccel_testkit::msm::msm_max;
+use zkaccel_testkit::msm::{msm_max, over_msm_max};
 
 const ALL: [MsmAlgorithm; 6] = [
     MsmAlgorithm::Auto,
@@ -464,14 +464,9 @@ fn bn254_g2_small() {
     // ZKACCEL_TEST_MSM_MAX, when set, caps it too: under qemu (the aarch64
     // stage) that case alone took over a minute, and the x86 runs with
     // ZKACCEL_KERNEL=portable cover the same portable Fp2 batches.
-    let cap = msm_max().unwrap_or(usize::MAX);
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     for n in [0usize, 1, 2, 33, 100, 6000] {
-        if n > cap {
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: bn254_g2_small, n = {n} (over ZKACCEL_TEST_MSM_MAX = {cap})"
-            );
+        if over_msm_max(n, &format!("bn254_g2_small, n = {n}")) {
             continue;
         }
         let (b, s) = random_input::<ark_bn254::g2::Config>(&mut rng, n);
@@ -613,7 +608,6 @@ fn scalar_kernels_plan_wider_windows() {
         .num_threads(2)
         .build()
         .unwrap();
-    let cap = msm_max().unwrap_or(usize::MAX);
     let mut rng = ChaCha20Rng::seed_from_u64(56);
     for log in [16u32, 17] {
         let n = 1usize << log;
@@ -626,11 +620,10 @@ fn scalar_kernels_plan_wider_windows() {
                 "scalar kernels, 2^{log}: window {c}, {parts} ranges"
             );
         });
-        if n > cap {
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: scalar_kernels_plan_wider_windows, n = 2^{log} (over ZKACCEL_TEST_MSM_MAX = {cap})"
-            );
+        if over_msm_max(
+            n,
+            &format!("scalar_kernels_plan_wider_windows, n = 2^{log}"),
+        ) {
             continue;
         }
         // A progression of points (random ones cost a scalar multiplication

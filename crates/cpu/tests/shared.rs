@@ -7,6 +7,7 @@ use ark_ff::{Field, PrimeField, UniformRand, Zero};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 use zkaccel_cpu::{BaseSlice, CurveMul, MontBytes, MsmError, PackedBases, SharedScalars};
+use zkaccel_testkit::msm::over_msm_max;
 
 /// The kinds of scalar vectors a witness has.
 #[derive(Clone, Copy, Debug)]
@@ -99,21 +100,6 @@ where
     assert!(shared.msm(&a[..0], n).unwrap().is_zero(), "empty: {what}");
 }
 
-/// The largest MSM the tests run (`ZKACCEL_TEST_MSM_MAX`, set under qemu).
-fn msm_cap() -> usize {
-    zkaccel_testkit::msm::msm_max().unwrap_or(usize::MAX)
-}
-
-/// Says on stderr, where cargo shows it, that a case did not run.
-fn skipped(what: &str) {
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: {what} (over ZKACCEL_TEST_MSM_MAX = {})",
-        msm_cap()
-    );
-}
-
 fn every_kind<P: CurveMul>()
 where
     P::BaseField: MontBytes,
@@ -139,8 +125,7 @@ where
         (3000, 7),
         (6000, 1),
     ] {
-        if n > msm_cap() {
-            skipped(&format!("every_kind, n = {n}"));
+        if over_msm_max(n, &format!("every_kind, n = {n}")) {
             continue;
         }
         // The larger sizes take the two kinds whose paths differ there.
@@ -200,8 +185,8 @@ fn point_ranges<P: CurveMul>() {
         .unwrap();
     let mut rng = ChaCha20Rng::seed_from_u64(8);
     let n = 20_000;
-    if n > msm_cap() {
-        return skipped(&format!("point_ranges, n = {n}"));
+    if over_msm_max(n, &format!("point_ranges, n = {n}")) {
+        return;
     }
     let b = bases::<P>(&mut rng, n);
     for kind in [Kind::Small, Kind::Dense] {

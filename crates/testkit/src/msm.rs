@@ -128,6 +128,20 @@ pub fn msm_max() -> Option<usize> {
     })
 }
 
+/// Whether `n` terms are over `ZKACCEL_TEST_MSM_MAX`; if so, says on stderr
+/// (where cargo shows it) that `what` did not run.
+pub fn over_msm_max(n: usize, what: &str) -> bool {
+    use std::io::Write;
+    let Some(cap) = msm_max().filter(|&cap| n > cap) else {
+        return false;
+    };
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {what} (over ZKACCEL_TEST_MSM_MAX = {cap})"
+    );
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
