@@ -58,6 +58,98 @@ fn interior(base: usize, ranges: &[std::ops::Range<usize>], window: usize) -> us
         .sum()
 }
 
+/// The pages of `bytes` that this process has mapped, as offsets into
+/// `bytes`, read from /proc/self/pagemap (bit 63 of each page's entry:
+/// present); `None` where that file cannot be read. For the failure
+/// messages: which pages a bound was broken by.
+fn present_pages(bytes: &[u8]) -> Option<Vec<usize>> {
+    use std::io::{Read, Seek, SeekFrom};
+    const PAGE: usize = 4096;
+    let base = bytes.as_ptr() as usize / PAGE * PAGE;
+    let end = (bytes.as_ptr() as usize + bytes.len()).next_multiple_of(PAGE);
+    let mut file = std::fs::File::open("/proc/self/pagemap").ok()?;
+    file.seek(SeekFrom::Start((base / PAGE * 8) as u64)).ok()?;
+    let mut entries = vec![0u8; (end - base) / PAGE * 8];
+    file.read_exact(&mut entries).ok()?;
+    let start = bytes.as_ptr() as usize;
+    Some(
+        entries
+            .chunks_exact(8)
+            .enumerate()
+            .filter(|(_, e)| u64::from_le_bytes((*e).try_into().unwrap()) >> 63 == 1)
+            .map(|(i, _)| (base + i * PAGE).saturating_sub(start))
+            .collect(),
+    )
+}
+
+/// The offsets of `bytes`' mapped pages that lie in the aligned `window`s
+/// wholly inside one of `ranges` (those [`interior`] counts as released),
+/// for a failure message.
+fn resident_interior(bytes: &[u8], ranges: &[std::ops::Range<usize>], window: usize) -> String {
+    let base = bytes.as_ptr() as usize;
+    let Some(pages) = present_pages(bytes) else {
+        return "(no /proc/self/pagemap)".into();
+    };
+    let inside: Vec<String> = pages
+        .into_iter()
+        .filter(|&off| {
+            ranges.iter().any(|r| {
+                let first = (base + r.start).next_multiple_of(window) - base;
+                let end = (base + r.end) / window * window - base;
+                (first..end).contains(&off)
+            })
+        })
+        .map(|off| off.to_string())
+        .collect();
+    format!(
+        "pages mapped inside the released windows at offsets [{}] (map at {base:#x}, sections {ranges:?})",
+        inside.join(", ")
+    )
+}
+
+/// The bytes mapped inside the released windows (see [`interior`]) that
+/// continue, page after page, a mapped run from an edge of one, at most a
+/// quarter of `window` (4 pages of a 64 KiB one) an edge: pages that a
+/// fault just outside may have mapped with its own. Where the page cache
+/// holds large folios (ext4 on recent kernels), faulting around one window
+/// can map the rest of a folio that reaches past it: once, in a CI run at
+/// the test profile's opt-level 1, one page over the windows' bound. A
+/// section left mapped still breaks the bound: its pages beyond 4 from
+/// either edge count. 0 where /proc/self/pagemap cannot be read (the bound
+/// is then the windows' own).
+fn edge_runs(bytes: &[u8], ranges: &[std::ops::Range<usize>], window: usize) -> usize {
+    const PAGE: usize = 4096;
+    let Some(pages) = present_pages(bytes) else {
+        return 0;
+    };
+    let present: std::collections::BTreeSet<usize> = pages.into_iter().collect();
+    let base = bytes.as_ptr() as usize;
+    let mut total = 0;
+    for r in ranges {
+        let first = (base + r.start).next_multiple_of(window) - base;
+        let end = (base + r.end) / window * window - base;
+        if end <= first {
+            continue;
+        }
+        let run = |mut off: usize, step: isize| {
+            let mut n = 0;
+            while n < window / 4 && (first..end).contains(&off) && present.contains(&off) {
+                n += PAGE;
+                off = off.wrapping_add_signed(step);
+            }
+            n
+        };
+        let up = run(first, PAGE as isize);
+        let down = if up >= end - first {
+            0
+        } else {
+            run(end - PAGE, -(PAGE as isize))
+        };
+        total += up + down;
+    }
+    total
+}
+
 /// Reads every byte of `bytes` (so that its pages are mapped).
 fn touch(bytes: &[u8]) -> u64 {
     bytes.iter().step_by(512).map(|&b| u64::from(b)).sum()
@@ -108,9 +200,11 @@ fn point_sections_are_released_after_load_and_after_each_msm() {
     );
     let bound = zkey.len().next_multiple_of(4096) - released;
     let after_load = mapped_rss(&path);
+    let slack = edge_runs(map.bytes(), &points, fault_around());
     assert!(
-        after_load <= bound,
-        "after the load: {after_load} resident, bound {bound}"
+        after_load <= bound + slack,
+        "after the load: {after_load} resident, bound {bound} + {slack}; {}",
+        resident_interior(map.bytes(), &points, fault_around())
     );
 
     let witness = read_wtns::<ark_bn254::Fr>(&read(name, "witness.wtns")).unwrap();
@@ -124,9 +218,11 @@ fn point_sections_are_released_after_load_and_after_each_msm() {
         let expected = owned.prove_with(&witness, r, s).unwrap();
         assert_eq!(proof.proof, expected.proof, "round {round}");
         let after_proof = mapped_rss(&path);
+        let slack = edge_runs(map.bytes(), &points, fault_around());
         assert!(
-            after_proof <= bound,
-            "after proof {round}: {after_proof} resident, bound {bound}"
+            after_proof <= bound + slack,
+            "after proof {round}: {after_proof} resident, bound {bound} + {slack}; {}",
+            resident_interior(map.bytes(), &points, fault_around())
         );
     }
 
