@@ -251,14 +251,16 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
-        let witness = MatrixWitness {
+        Self::create_proof_with_key_ref(
+            pk.into(),
             qap,
             matrices,
             num_inputs,
             num_constraints,
             full_assignment,
-        };
-        Self::prove_witness(pk.into(), witness, r, s)
+            r,
+            s,
+        )
     }
 
     /// [`Groth16::prove_witness`], the witness given field by field.
@@ -296,14 +298,16 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<(Proof<E>, ProofTimings), Groth16Error> {
-        let witness = MatrixWitness {
+        Self::create_proof_with_key_ref(
+            ppk.into(),
             qap,
             matrices,
             num_inputs,
             num_constraints,
             full_assignment,
-        };
-        Self::prove_witness(ppk.into(), witness, r, s)
+            r,
+            s,
+        )
     }
 
     /// [`SNARK::prove`] with the time of each phase.
