@@ -51,11 +51,20 @@ fn fault_around() -> usize {
 fn interior(base: usize, ranges: &[std::ops::Range<usize>], window: usize) -> usize {
     ranges
         .iter()
-        .map(|r| {
-            let first = (base + r.start).next_multiple_of(window);
-            ((base + r.end) / window * window).saturating_sub(first)
-        })
+        .map(|r| interior_of(base, r, window).len())
         .sum()
+}
+
+/// The offsets of the aligned `window`s wholly inside `range` (offsets in
+/// a mapping at address `base`); empty where there are none.
+fn interior_of(
+    base: usize,
+    range: &std::ops::Range<usize>,
+    window: usize,
+) -> std::ops::Range<usize> {
+    let first = (base + range.start).next_multiple_of(window);
+    let end = ((base + range.end) / window * window).max(first);
+    first - base..end - base
 }
 
 /// The pages of `bytes` that this process has mapped, as offsets into
@@ -93,11 +102,9 @@ fn resident_interior(bytes: &[u8], ranges: &[std::ops::Range<usize>], window: us
     let inside: Vec<String> = pages
         .into_iter()
         .filter(|&off| {
-            ranges.iter().any(|r| {
-                let first = (base + r.start).next_multiple_of(window) - base;
-                let end = (base + r.end) / window * window - base;
-                (first..end).contains(&off)
-            })
+            ranges
+                .iter()
+                .any(|r| interior_of(base, r, window).contains(&off))
         })
         .map(|off| off.to_string())
         .collect();
@@ -126,24 +133,23 @@ fn edge_runs(bytes: &[u8], ranges: &[std::ops::Range<usize>], window: usize) -> 
     let base = bytes.as_ptr() as usize;
     let mut total = 0;
     for r in ranges {
-        let first = (base + r.start).next_multiple_of(window) - base;
-        let end = (base + r.end) / window * window - base;
-        if end <= first {
+        let inside = interior_of(base, r, window);
+        if inside.is_empty() {
             continue;
         }
         let run = |mut off: usize, step: isize| {
             let mut n = 0;
-            while n < window / 4 && (first..end).contains(&off) && present.contains(&off) {
+            while n < window / 4 && inside.contains(&off) && present.contains(&off) {
                 n += PAGE;
                 off = off.wrapping_add_signed(step);
             }
             n
         };
-        let up = run(first, PAGE as isize);
-        let down = if up >= end - first {
+        let up = run(inside.start, PAGE as isize);
+        let down = if up >= inside.len() {
             0
         } else {
-            run(end - PAGE, -(PAGE as isize))
+            run(inside.end - PAGE, -(PAGE as isize))
         };
         total += up + down;
     }
