@@ -198,7 +198,8 @@ fn point_sections_are_released_after_load_and_after_each_msm() {
         g1 * (2 * h.n_vars + (h.n_vars - h.n_public - 1) + h.domain_size) + 2 * g1 * h.n_vars;
     let total: usize = points.iter().map(|r| r.len()).sum();
     assert_eq!(total, point_bytes, "the header's sizes");
-    let released = interior(map.bytes().as_ptr() as usize, &points, fault_around());
+    let window = fault_around();
+    let released = interior(map.bytes().as_ptr() as usize, &points, window);
     assert!(
         released > zkey.len() / 2,
         "{released} of {} bytes",
@@ -206,11 +207,11 @@ fn point_sections_are_released_after_load_and_after_each_msm() {
     );
     let bound = zkey.len().next_multiple_of(4096) - released;
     let after_load = mapped_rss(&path);
-    let slack = edge_runs(map.bytes(), &points, fault_around());
+    let slack = edge_runs(map.bytes(), &points, window);
     assert!(
         after_load <= bound + slack,
         "after the load: {after_load} resident, bound {bound} + {slack}; {}",
-        resident_interior(map.bytes(), &points, fault_around())
+        resident_interior(map.bytes(), &points, window)
     );
 
     let witness = read_wtns::<ark_bn254::Fr>(&read(name, "witness.wtns")).unwrap();
@@ -224,11 +225,11 @@ fn point_sections_are_released_after_load_and_after_each_msm() {
         let expected = owned.prove_with(&witness, r, s).unwrap();
         assert_eq!(proof.proof, expected.proof, "round {round}");
         let after_proof = mapped_rss(&path);
-        let slack = edge_runs(map.bytes(), &points, fault_around());
+        let slack = edge_runs(map.bytes(), &points, window);
         assert!(
             after_proof <= bound + slack,
             "after proof {round}: {after_proof} resident, bound {bound} + {slack}; {}",
-            resident_interior(map.bytes(), &points, fault_around())
+            resident_interior(map.bytes(), &points, window)
         );
     }
 
