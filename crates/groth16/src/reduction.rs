@@ -297,12 +297,7 @@ impl<F: PrimeField> Evaluated<F> {
                     *v = p;
                 }
             }
-            for v in abc.iter_mut() {
-                domain.ifft_in_place(v);
-            }
-            for v in abc.iter_mut() {
-                coset.fft_in_place(v);
-            }
+            onto_coset(&domain, &coset, &mut abc);
             let [mut ab, b, c] = abc;
             par_update(&mut ab, |i, a| *a * b[i] - c[i]);
             if m != 1 {
@@ -317,12 +312,7 @@ impl<F: PrimeField> Evaluated<F> {
             }
             return Ok(ab);
         }
-        for v in abc.iter_mut() {
-            domain.ifft_in_place(v);
-        }
-        for v in abc.iter_mut() {
-            coset.fft_in_place(v);
-        }
+        onto_coset(&domain, &coset, &mut abc);
         let [mut ab, b, c] = abc;
         let z_inv = domain
             .evaluate_vanishing_polynomial(F::GENERATOR)
@@ -478,6 +468,34 @@ fn satisfied<F: PrimeField>(abc: &[&Vec<F>; 3], num_constraints: usize) -> bool 
     #[cfg(not(feature = "parallel"))]
     {
         (0..num_constraints).all(ok)
+    }
+}
+
+/// Each of `abc` interpolated on `domain` and evaluated on `coset` (an
+/// inverse transform, then a forward one), the six transforms two at a time:
+/// `a` and `b` back, then `a` forward beside `c` back, then `b` and `c`
+/// forward. Two transforms side by side, each on one thread where there are
+/// two, beat one transform split over both: the split stages wait on each
+/// other, and on a 2-core Xeon (family 6 model 207) a 2^17 transform took
+/// 12.9 ms on two threads against 21.4-21.9 ms each for two run at once on
+/// one thread apiece (ADX; 4.45 against 8.2 ms with the IFMA lanes). With
+/// more threads each transform still splits over the idle ones (rayon's
+/// stealing); without `parallel` it is the plain sequence.
+fn onto_coset<F: PrimeField>(domain: &NttDomain<F>, coset: &NttDomain<F>, abc: &mut [Vec<F>; 3]) {
+    let [a, b, c] = abc;
+    join(|| domain.ifft_in_place(a), || domain.ifft_in_place(b));
+    join(|| coset.fft_in_place(a), || domain.ifft_in_place(c));
+    join(|| coset.fft_in_place(b), || coset.fft_in_place(c));
+}
+
+/// `rayon::join` with `parallel`, else one after the other.
+fn join(x: impl FnOnce() + Send, y: impl FnOnce() + Send) {
+    #[cfg(feature = "parallel")]
+    rayon::join(x, y);
+    #[cfg(not(feature = "parallel"))]
+    {
+        x();
+        y();
     }
 }
 
