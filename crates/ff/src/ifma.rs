@@ -29,9 +29,10 @@
 //!
 //! Every function is `unsafe` with the same contract: the CPU supports
 //! AVX-512F and AVX-512IFMA ([`Ifma::detect`]), and the field fits the lane
-//! width: four limbs with [`MontField::ADX_MUL`] in five 52-bit limbs, six
-//! limbs with [`MontField::ADX_MUL6`] in eight ([`lanes_fit`]). Callers hold
-//! an [`Ifma`] token as the proof.
+//! width: four limbs in five 52-bit limbs (a spare bit or not: the bounds
+//! above need only `4p < 2^260`, so secp256k1's and P-256's base fields fit
+//! too), six limbs with [`MontField::ADX_MUL6`] in eight ([`lanes_fit`]).
+//! Callers hold an [`Ifma`] token as the proof.
 
 use core::arch::x86_64::*;
 
@@ -51,10 +52,11 @@ const MASK52: u64 = (1 << 52) - 1;
 pub struct Lanes<const L: usize = 5>(pub [__m512i; L]);
 
 /// The 52-bit limb count of the lanes that hold `F`: 5 for four-limb fields
-/// with [`MontField::ADX_MUL`], 8 for six-limb fields with
+/// ([`MontField::ADX_MUL`] or [`MontField::ADX_MUL_FULL`]: any modulus below
+/// 2^256, so `4p < 2^260`), 8 for six-limb fields with
 /// [`MontField::ADX_MUL6`], `None` for other fields.
 pub fn lanes_fit<F: MontField>() -> Option<usize> {
-    if F::ADX_MUL {
+    if F::ADX_MUL || F::ADX_MUL_FULL {
         Some(5)
     } else if F::ADX_MUL6 {
         Some(8)

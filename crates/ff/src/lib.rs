@@ -87,8 +87,10 @@ pub trait MontField: PrimeField + FftField + sealed::Sealed {
     fn eq_fast(&self, other: &Self) -> bool;
     /// Whether the four-limb assembly kernels may be used for this field
     /// ([`MontField::mul_adx`], [`MontField::add_asm`],
-    /// [`MontField::sub_asm`], the IFMA lanes): four limbs and a modulus
-    /// below 2^255 (BN254, BLS12-381 Fr), on x86-64 or aarch64.
+    /// [`MontField::sub_asm`], the NTT's IFMA lanes): four limbs and a
+    /// modulus below 2^255 (BN254, BLS12-381 Fr), on x86-64 or aarch64.
+    /// (The IFMA lanes of the bucket additions take every four-limb
+    /// modulus: `ifma::lanes_fit`.)
     const ADX_MUL: bool;
     /// Whether [`MontField::mul_adx`] may be used for this field with the
     /// six-limb kernel: six limbs and a modulus whose top limb leaves a

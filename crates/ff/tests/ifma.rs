@@ -135,10 +135,20 @@ fn lanes_match_arkworks() {
     // Six-limb fields in eight 52-bit limbs (R' = 2^416, R = 2^384).
     check::<ark_bls12_381::Fq, 8>(token, 4, 32);
     check::<ark_bls12_377::Fq, 8>(token, 5, 32);
-    // Fields that fit no lane width.
-    assert_eq!(ifma::lanes_fit::<ark_secp256k1::Fq>(), None);
-    assert_eq!(ifma::lanes_fit::<ark_secp256r1::Fq>(), None);
+    // Four-limb moduli using the top bit (p - 1 has every limb near its
+    // maximum): five limbs still hold 4p.
+    check::<ark_secp256k1::Fq, 5>(token, 6, 4);
+    check::<ark_secp256r1::Fq, 5>(token, 7, 4);
+    // A field that fits no lane width.
+    assert_eq!(ifma::lanes_fit::<Goldilocks>(), None);
 }
+
+/// A one-limb field (2^64 - 2^32 + 1), which no lane width takes.
+#[derive(ark_ff::MontConfig)]
+#[modulus = "18446744069414584321"]
+#[generator = "7"]
+struct GoldilocksConfig;
+type Goldilocks = ark_ff::Fp64<ark_ff::MontBackend<GoldilocksConfig, 1>>;
 
 /// Batched affine additions equal arkworks' `P + Q` for every batch length
 /// around the lane width, on random points (`P != ±Q`), through the safe
@@ -184,11 +194,16 @@ fn affine_batch_matches_arkworks() {
     affine_batch::<ark_bn254::g1::Config, 5>(token, 9);
     affine_batch::<ark_bls12_381::g1::Config, 8>(token, 11);
     affine_batch::<ark_bls12_377::g1::Config, 8>(token, 12);
+    affine_batch::<ark_secp256k1::Config, 5>(token, 13);
+    affine_batch::<ark_secp256r1::Config, 5>(token, 14);
     // Refused, untouched: a field no lane width fits, unequal lengths.
+    let g = |v: u64| Goldilocks::from(v);
+    let mut x = vec![g(3); 2];
+    let mut y = x.clone();
+    assert!(!token.add_affine_batch(&mut x, &mut y, &[g(5); 2], &[g(7); 2]));
     use ark_secp256k1::Fq;
     let mut x = vec![Fq::from(3u64); 2];
     let mut y = x.clone();
-    assert!(!token.add_affine_batch(&mut x, &mut y, &[Fq::from(5u64); 2], &[Fq::from(7u64); 2]));
     assert!(!token.add_affine_batch(&mut x, &mut y, &[Fq::from(5u64)], &[Fq::from(7u64)]));
     assert_eq!(x, vec![Fq::from(3u64); 2]);
 }
