@@ -144,8 +144,20 @@ fn split(x: &[u64; 8]) -> [u64; L] {
 /// nine 29-bit limbs: the form of [`mul`]'s right factor that keeps the left
 /// one in arkworks' form.
 pub fn to_rprime<F: MontField>(x: &F) -> [u64; L] {
+    to_rprime_by(x, &rprime_ratio())
+}
+
+/// `R' / R = 2^(261 - 256)` as an element of `F`, for [`to_rprime_by`].
+pub fn rprime_ratio<F: MontField>() -> F {
+    F::from(1u64 << (BITS as usize * L - 256))
+}
+
+/// [`to_rprime`] with the ratio [`rprime_ratio`] computed once by the
+/// caller (converting it costs a product of its own: a table of `n`
+/// twiddles paid it `n` times).
+pub fn to_rprime_by<F: MontField>(x: &F, ratio: &F) -> [u64; L] {
     // x R -> x R': times 2^(261 - 256).
-    let y = *x * F::from(1u64 << (BITS as usize * L - 256));
+    let y = *x * ratio;
     split(&y.mont_words::<8>())
 }
 

@@ -66,7 +66,7 @@ impl<F: MontField> LaneTwiddles<F> {
         cached::<Self>(log_n, inverse, || {
             let st = StageTwiddles::<F>::compute(log_n, inverse);
             let q = 1usize << (log_n - 2);
-            let r: Vec<[u64; L]> = st.table.iter().map(avx2::to_rprime).collect();
+            let r = rprime_table(&st.table);
             let omega4 = avx2::to_rprime(&st.omega4);
             // At most 144 bytes per twiddle at once (working_memory).
             drop(st);
@@ -86,6 +86,24 @@ impl<F: MontField> LaneTwiddles<F> {
                 _field: PhantomData,
             }
         })
+    }
+}
+
+/// Every twiddle of `table` in R' form ([`avx2::to_rprime`]), split between
+/// the threads with `parallel`: the table is built once per size and
+/// direction, but a one-shot prover pays it on every run (at 2^17, 20-25 ms
+/// of a first transform that then takes 12-15 ms, one element at a time).
+fn rprime_table<F: MontField>(table: &[F]) -> Vec<[u64; L]> {
+    let ratio = avx2::rprime_ratio::<F>();
+    let one = |x: &F| avx2::to_rprime_by(x, &ratio);
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        table.par_iter().with_min_len(1 << 12).map(one).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        table.iter().map(one).collect()
     }
 }
 
