@@ -156,8 +156,9 @@ pub unsafe fn pack<F: MontField, const L: usize>(xs: [&F; 8]) -> Lanes<L> {
     unsafe { from_limbs(&xs.map(|x| split52(&x.mont_words::<8>()))) }
 }
 
-/// The two index vectors of an 8x8 transpose step: lanes `(0, 4, 8, 12, 1,
-/// 5, 9, 13)` and `(2, 6, 10, 14, 3, 7, 11, 15)` of a vector pair.
+/// The two index vectors of a step of the 8x4 transpose in [`pack4`] and
+/// [`unpack4`]: lanes `(0, 4, 8, 12, 1, 5, 9, 13)` and `(2, 6, 10, 14, 3,
+/// 7, 11, 15)` of a vector pair.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn interleave4() -> (__m512i, __m512i) {

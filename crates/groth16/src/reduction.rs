@@ -478,7 +478,8 @@ fn satisfied<F: PrimeField>(abc: &[&Vec<F>; 3], num_constraints: usize) -> bool 
 /// two, beat one transform split over both: the split stages wait on each
 /// other, and on a 2-core Xeon (family 6 model 207) a 2^17 transform took
 /// 12.9 ms on two threads against 21.4-21.9 ms each for two run at once on
-/// one thread apiece (ADX; 4.45 against 8.2 ms with the IFMA lanes). With
+/// one thread apiece (ADX; with the IFMA lanes 4.45 ms against 8.2 ms
+/// each). With
 /// more threads each transform still splits over the idle ones (rayon's
 /// stealing); without `parallel` it is the plain sequence.
 fn onto_coset<F: PrimeField>(domain: &NttDomain<F>, coset: &NttDomain<F>, abc: &mut [Vec<F>; 3]) {
