@@ -7,7 +7,7 @@ use ark_ff::PrimeField;
 use ark_groth16::r1cs_to_qap::{LibsnarkReduction, R1CSToQAP};
 use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::{ConstraintSystemRef, Matrix, SynthesisError};
-use zkaccel_ntt::{NttDomain, QuotientForm};
+use zkaccel_ntt::{Direction, NttDomain, QuotientForm};
 
 /// The libsnark R1CS-to-QAP reduction (the one ark-groth16 uses by default),
 /// with the seven transforms of the witness map run by zkaccel's NTT.
@@ -321,7 +321,7 @@ impl<F: PrimeField> Evaluated<F> {
         // h on the coset: (a * b - c) / Z(g), then back to coefficients.
         par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
         drop((b, c));
-        coset.ifft_in_place(&mut ab);
+        coset.transform_lean(&mut ab, Direction::Inverse);
         Ok(ab)
     }
 }
@@ -482,11 +482,28 @@ fn satisfied<F: PrimeField>(abc: &[&Vec<F>; 3], num_constraints: usize) -> bool 
 /// each). With
 /// more threads each transform still splits over the idle ones (rayon's
 /// stealing); without `parallel` it is the plain sequence.
+///
+/// The transforms run [`Kernel::Lean`](zkaccel_ntt::Kernel::Lean): on CPUs
+/// with AVX2 and no IFMA, the ADX kernel rather than `Auto`'s AVX2 lanes,
+/// whose lane copies of the data and lane tables raised the peak of a
+/// SHA-256 2^17 proof from 66 to 106 MiB (rapidsnark's: 85) and made the
+/// one-shot proof 6% slower (2-core Xeon, family 6 model 207; loaded once
+/// and proved many times, the lanes were 3% faster; docs/ntt.md).
 fn onto_coset<F: PrimeField>(domain: &NttDomain<F>, coset: &NttDomain<F>, abc: &mut [Vec<F>; 3]) {
     let [a, b, c] = abc;
-    join(|| domain.ifft_in_place(a), || domain.ifft_in_place(b));
-    join(|| coset.fft_in_place(a), || domain.ifft_in_place(c));
-    join(|| coset.fft_in_place(b), || coset.fft_in_place(c));
+    let (back, forth) = (Direction::Inverse, Direction::Forward);
+    join(
+        || domain.transform_lean(a, back),
+        || domain.transform_lean(b, back),
+    );
+    join(
+        || coset.transform_lean(a, forth),
+        || domain.transform_lean(c, back),
+    );
+    join(
+        || coset.transform_lean(b, forth),
+        || coset.transform_lean(c, forth),
+    );
 }
 
 /// `rayon::join` with `parallel`, else one after the other.

@@ -25,6 +25,13 @@ pub enum Kernel {
     /// The fastest kernel this CPU and field allow: [`Kernel::Ifma`], else
     /// [`Kernel::Avx2`], else [`Kernel::Adx`], else [`Kernel::Portable`].
     Auto,
+    /// The fastest kernel that keeps no copy of the data: [`Kernel::Auto`]
+    /// without the AVX2 lanes ([`Kernel::Ifma`], else [`Kernel::Adx`], else
+    /// [`Kernel::Portable`]). The AVX2 lanes work on a lane copy of the
+    /// data with a lane table (up to 144 bytes per element besides the
+    /// data); Groth16's witness map, whose transforms set a one-shot proof's
+    /// peak memory, runs this kernel (docs/ntt.md has the measurements).
+    Lean,
     /// Eight transforms per AVX-512 IFMA vector in both passes of the
     /// four-step split (sizes `2^9` and up; the BMI2/ADX kernel, or the
     /// portable one, below), for fields of four limbs below 2^255; an error
@@ -178,6 +185,18 @@ impl<F: FftField> NttDomain<F> {
         crate::transform::working_memory(self.inner.log_size_of_group, size, lanes, avx2)
     }
 
+    /// [`NttDomain::working_memory`] for [`Kernel::Lean`] (and
+    /// [`NttDomain::transform_lean`]): the same tables and buffers without
+    /// the AVX2 lane copy and lane table.
+    pub fn working_memory_lean(&self) -> usize {
+        let size = core::mem::size_of::<F>();
+        #[cfg(target_arch = "x86_64")]
+        let lanes = size == 32 && zkaccel_ff::ifma::Ifma::detect().is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        let lanes = false;
+        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes, false)
+    }
+
     /// The ark-poly domain with the same parameters.
     pub fn as_radix2(&self) -> &Radix2EvaluationDomain<F> {
         &self.inner
@@ -217,9 +236,11 @@ impl<F: MontField> NttDomain<F> {
             (Kernel::Avx2, _) if !avx2 => return Err(NttError::KernelUnavailable(kernel)),
             (Kernel::Adx, None) => return Err(NttError::KernelUnavailable(kernel)),
             (Kernel::Ifma, _) => run_field_lanes(batch, &job),
-            (Kernel::Auto, _) if lanes => run_field_lanes(batch, &job),
+            (Kernel::Auto | Kernel::Lean, _) if lanes => run_field_lanes(batch, &job),
             (Kernel::Avx2 | Kernel::Auto, Some(adx)) if avx2 => run_field_avx2(&adx, batch, &job),
-            (Kernel::Adx | Kernel::Auto, Some(adx)) => run_batch::<F, AdxArith>(&adx, batch, &job),
+            (Kernel::Adx | Kernel::Auto | Kernel::Lean, Some(adx)) => {
+                run_batch::<F, AdxArith>(&adx, batch, &job)
+            }
             (Kernel::Generic, _) => run_batch::<F, Generic<F>>(&Generic::new(), batch, &job),
             _ => run_batch::<F, Portable>(&Portable, batch, &job),
         }
@@ -236,10 +257,11 @@ impl<F: MontField> NttDomain<F> {
         self.transform_batch(core::slice::from_mut(data), direction, kernel)
     }
 
-    /// The fast path for field coefficients (any kernel, chosen as `Auto`).
-    fn run_field(&self, data: &mut Vec<F>, direction: Direction) {
-        self.transform(data, direction, Kernel::Auto)
-            .expect("the length is the domain size and Auto always has a kernel");
+    /// The fast path for field coefficients, on `kernel` (`Auto` or `Lean`,
+    /// which always have a kernel).
+    fn run_field(&self, data: &mut Vec<F>, direction: Direction, kernel: Kernel) {
+        self.transform(data, direction, kernel)
+            .expect("the length is the domain size and Auto and Lean always have a kernel");
     }
 }
 
@@ -309,10 +331,21 @@ fn run_field_lanes<F: MontField>(batch: &mut [Vec<F>], job: &Job<F>) {
 }
 
 impl<F: FftField> NttDomain<F> {
+    /// `fft_in_place` (`Forward`) or `ifft_in_place` (`Inverse`), coset
+    /// variants on a coset domain, with [`Kernel::Lean`] in place of
+    /// [`Kernel::Auto`]: the same results, without the AVX2 lanes' copy of
+    /// the data. Pads with zeros (or truncates, as arkworks does) to the
+    /// domain size first.
+    pub fn transform_lean<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction) {
+        data.resize(self.size(), T::zero());
+        self.run_any(data, direction, Kernel::Lean);
+    }
+
     /// Runs the transform for any coefficient type: the limb-arithmetic
     /// kernels when `T` is the field and the field is one zkaccel knows
-    /// ([`FAST_FIELDS`]), arkworks' operators otherwise.
-    fn run_any<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction) {
+    /// ([`FAST_FIELDS`]), arkworks' operators otherwise. `kernel` is
+    /// [`Kernel::Auto`] or [`Kernel::Lean`].
+    fn run_any<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction, kernel: Kernel) {
         macro_rules! fast {
             ($field:ty) => {
                 if typeid::of::<T>() == typeid::of::<$field>()
@@ -325,7 +358,7 @@ impl<F: FftField> NttDomain<F> {
                         *(&self.inner as *const Radix2EvaluationDomain<F>)
                             .cast::<Radix2EvaluationDomain<$field>>()
                     };
-                    NttDomain::from_radix2(inner).run_field(data, direction);
+                    NttDomain::from_radix2(inner).run_field(data, direction, kernel);
                     return;
                 }
             };
@@ -404,14 +437,14 @@ impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     /// then evaluates.
     fn fft_in_place<T: DomainCoeff<F>>(&self, coeffs: &mut Vec<T>) {
         coeffs.resize(self.size(), T::zero());
-        self.run_any(coeffs, Direction::Forward);
+        self.run_any(coeffs, Direction::Forward, Kernel::Auto);
     }
 
     /// Pads with zeros (or truncates, as arkworks does) to the domain size,
     /// then interpolates.
     fn ifft_in_place<T: DomainCoeff<F>>(&self, evals: &mut Vec<T>) {
         evals.resize(self.size(), T::zero());
-        self.run_any(evals, Direction::Inverse);
+        self.run_any(evals, Direction::Inverse, Kernel::Auto);
     }
 
     fn elements(&self) -> Elements<F> {

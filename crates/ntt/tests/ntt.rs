@@ -66,6 +66,7 @@ fn bls12_381_fr_every_size_up_to_2_16() {
 fn every_kernel_agrees() {
     let kernels = [
         Kernel::Auto,
+        Kernel::Lean,
         Kernel::Ifma,
         Kernel::Avx2,
         Kernel::Adx,
@@ -319,6 +320,57 @@ fn group_element_coefficients() {
         assert_eq!(ours.fft(&v), ark.fft(&v));
         assert_eq!(ours.ifft(&v), ark.ifft(&v));
     }
+}
+
+/// `transform_lean` gives `fft_in_place`'s and `ifft_in_place`'s results
+/// (arkworks' own, padding and truncation included) for the fast fields,
+/// another field and group elements.
+#[test]
+fn transform_lean_equals_arkworks() {
+    fn check<
+        F: FftField,
+        T: ark_poly::domain::DomainCoeff<F> + UniformRand + PartialEq + core::fmt::Debug,
+    >(
+        n: usize,
+        len: usize,
+        seed: u64,
+    ) {
+        let v: Vec<T> = random_vec(len, seed);
+        let ark = Radix2EvaluationDomain::<F>::new(n).unwrap();
+        let ours = NttDomain::<F>::new(n).unwrap();
+        for (a, o) in [
+            (ark, ours),
+            (
+                ark.get_coset(F::GENERATOR).unwrap(),
+                ours.get_coset(F::GENERATOR).unwrap(),
+            ),
+        ] {
+            let mut x = v.clone();
+            o.transform_lean(&mut x, Direction::Forward);
+            let mut y = v.clone();
+            a.fft_in_place(&mut y);
+            assert_eq!(x, y, "forward, n = {n}, {len} values");
+            let mut x = v.clone();
+            o.transform_lean(&mut x, Direction::Inverse);
+            let mut y = v.clone();
+            a.ifft_in_place(&mut y);
+            assert_eq!(x, y, "inverse, n = {n}, {len} values");
+        }
+    }
+    for (log_n, len) in [
+        (0u32, 1usize),
+        (1, 0),
+        (3, 5),
+        (14, 1 << 14),
+        (15, (1 << 15) - 3),
+        (16, 1 << 16),
+    ] {
+        let n = 1usize << log_n;
+        check::<Fr, Fr>(n, len, 40 + log_n as u64);
+        check::<ark_bls12_381::Fr, ark_bls12_381::Fr>(n.min(1 << 12), len.min(1 << 12), 50);
+    }
+    check::<ark_bls12_377::Fr, ark_bls12_377::Fr>(1 << 10, 1000, 60);
+    check::<Fr, G1Projective>(1 << 5, 1 << 5, 70);
 }
 
 /// Domain parameters, elements, vanishing and Lagrange polynomials are

@@ -25,6 +25,7 @@ macro_rules! in_own_process {
 mod caller_pool;
 mod concurrency;
 mod memory_budget;
+mod witness_map_memory;
 
 use ark_bn254::{Bn254, Fr};
 use ark_ec::pairing::Pairing;
