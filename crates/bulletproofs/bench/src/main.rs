@@ -43,6 +43,14 @@ fn main() {
         "zkaccel threads: {}; C verifier: one thread",
         rayon::current_num_threads()
     );
+    if rayon::current_num_threads() > 1 {
+        println!(
+            "idle worker's wake-up (a second task's start in a join from outside the pool, \
+             medians of 15, µs): back to back {:.0}; after 25 ms of one busy thread {:.0}",
+            wake_latency(false),
+            wake_latency(true)
+        );
+    }
     println!();
     println!("| values a proof | proofs | terms | C verify_multi, ms | zkaccel, ms | zkaccel per proof, µs | speed-up | zkaccel back to back, ms | zkaccel after 30 ms idle, ms |");
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -51,6 +59,36 @@ fn main() {
         let (m, batch): (usize, usize) = (m.parse().unwrap(), batch.parse().unwrap());
         run(m, batch, rounds);
     }
+}
+
+/// How long the pool's second worker takes to start the other half of a
+/// `rayon::join` called from outside the pool, as `verify_batch` is, while
+/// the first half runs 10 ms: right after another join (`busy_before`
+/// false), or after 25 ms in which one thread alone was busy, as the C
+/// verifier's turn leaves the machine. Where a sleeping worker's CPU takes
+/// milliseconds to run again (a virtual CPU halted by the guest), the
+/// interleaved two-thread figures lose that much.
+fn wake_latency(busy_before: bool) -> f64 {
+    let spin = |d: Duration| {
+        let t = Instant::now();
+        while t.elapsed() < d {
+            std::hint::spin_loop();
+        }
+    };
+    median(
+        (0..15)
+            .map(|_| {
+                if busy_before {
+                    spin(Duration::from_millis(25));
+                } else {
+                    rayon::join(|| (), || ());
+                }
+                let t = Instant::now();
+                let ((), started) = rayon::join(|| spin(Duration::from_millis(10)), || t.elapsed());
+                started.as_secs_f64() * 1e6
+            })
+            .collect(),
+    )
 }
 
 fn run(m: usize, batch: usize, rounds: usize) {
