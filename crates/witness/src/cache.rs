@@ -2,7 +2,7 @@
 //! (`zkaccel-prover fullprove`) then pays Cranelift's compile once per
 //! circuit, as circom's C++ generator pays `make` once.
 //!
-//! An entry is `<dir>/<BLAKE3 of the wasm and the engine's settings>.cwasm`:
+//! An entry is `<dir>/<BLAKE3 of the wasm, its rewrite if any and the engine's settings>.cwasm`:
 //! the bytes `Module::serialize` wrote, then the BLAKE3 hash of those bytes.
 //! Loading maps the file, checks the digest, and hands the file to wasmtime,
 //! which maps it again as the module's code and checks its own header (its
@@ -34,12 +34,14 @@ pub fn default_cache_dir() -> Option<PathBuf> {
     Some(base.join("zkaccel").join("wasm"))
 }
 
-/// The entry's path for `wasm` under `engine`'s settings, in `dir`.
-pub(crate) fn entry(dir: &Path, engine: &Engine, wasm: &[u8]) -> PathBuf {
+/// The entry's path for `wasm` under `engine`'s settings, in `dir`; a
+/// non-empty `variant` names a rewrite of `wasm` (the native products).
+pub(crate) fn entry(dir: &Path, engine: &Engine, wasm: &[u8], variant: &[u8]) -> PathBuf {
     let mut settings = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut settings);
     let mut h = blake3::Hasher::new();
     h.update(wasm);
+    h.update(variant);
     h.update(&settings.finish().to_le_bytes());
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
     dir.join(format!("{}.cwasm", h.finalize().to_hex()))

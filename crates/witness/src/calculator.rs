@@ -20,6 +20,11 @@
 //! Values cross the shared memory by reading and writing the module's
 //! memory directly (one slice a value) rather than one export call a word.
 //!
+//! The module's Montgomery product (`Fr_F1m_mul`) is rewritten into a call
+//! to the host's, on 64-bit limbs, before the module is compiled, for the
+//! BN254 and BLS12-381 scalar fields ([`crate::native`];
+//! [`CalculatorOptions::native_products`]).
+//!
 //! An instance whose calculation succeeded is kept and the next calculation
 //! calls its `init` again, as circom's `witness_calculator.js` and snarkjs'
 //! runtime do with theirs: a fresh instance's memory is new pages that the
@@ -29,6 +34,7 @@
 
 use crate::error::{wasm_error, WitnessError};
 use crate::input::{Inputs, Value};
+use crate::native::{self, NativeField};
 use ark_ff::{BigInt, PrimeField};
 use num_bigint::{BigInt as Int, BigUint, Sign};
 use std::sync::{Mutex, OnceLock};
@@ -66,6 +72,8 @@ pub struct WitnessCalculator {
     sanity_check: bool,
     time_limit: Option<Duration>,
     from_cache: bool,
+    /// The field of the host's products where the module calls them.
+    native: NativeField,
     /// How many idle instances are kept for the next calculations: one per
     /// CPU thread ([`max_idle`], read once), 0 with reuse off.
     keep: usize,
@@ -106,11 +114,17 @@ fn start_ticker(engine: &'static Engine) {
 
 /// A store for one calculation; its epoch deadline matters only on the
 /// interruptible engine, used only with a limit.
-fn new_store(engine: &Engine, n32: usize, limit: Option<Duration>) -> Store<Host> {
+fn new_store(
+    engine: &Engine,
+    n32: usize,
+    native: NativeField,
+    limit: Option<Duration>,
+) -> Store<Host> {
     let mut store = Store::new(
         engine,
         Host {
             n32,
+            native,
             ..Host::default()
         },
     );
@@ -137,6 +151,10 @@ struct Host {
     /// Why the module stopped, when it stopped through `exceptionHandler`.
     failure: Option<String>,
     n32: usize,
+    /// The field `zkaccel.fr_mul` multiplies in ([`native`]).
+    native: NativeField,
+    /// The instance's memory, for `zkaccel.fr_mul`.
+    memory: Option<wasmtime::Memory>,
 }
 
 /// The process's wasmtime engines: compiled code and its settings shared by
@@ -179,6 +197,7 @@ pub struct CalculatorOptions {
     cache: Option<std::path::PathBuf>,
     time_limit: Option<Duration>,
     fresh_instances: bool,
+    interpreted_products: bool,
 }
 
 impl CalculatorOptions {
@@ -216,6 +235,17 @@ impl CalculatorOptions {
     /// until it ends.
     pub fn time_limit(mut self, limit: Option<Duration>) -> Self {
         self.time_limit = limit;
+        self
+    }
+
+    /// With `on` (the default), the module's Montgomery product
+    /// (`Fr_F1m_mul`, eight 32-bit words) is replaced by the host's on
+    /// 64-bit limbs for the BN254 and BLS12-381 scalar fields: the same
+    /// witness, faster. With `false` the module runs as circom compiled it.
+    /// Other fields, and modules without that function in their name
+    /// section, always run as compiled.
+    pub fn native_products(mut self, on: bool) -> Self {
+        self.interpreted_products = !on;
         self
     }
 }
@@ -271,47 +301,85 @@ impl WitnessCalculator {
                 "not a WebAssembly module (it does not start with \\0asm)",
             ));
         }
+        if !opts.interpreted_products {
+            if let Some(calc) = Self::compile(wasm, opts, true)? {
+                if calc.native != NativeField::None {
+                    return Ok(calc);
+                }
+                // A prime the host does not multiply in: as compiled.
+            }
+        }
+        Self::compile(wasm, opts, false)?.ok_or_else(|| wasm_error("the module was not compiled"))
+    }
+
+    /// Compiles `wasm` (or takes it from the cache), with `native` rewritten
+    /// by [`native::patch`] first: `None` when it cannot be. The cache keys
+    /// the rewritten module by the original bytes, so a cached one is not
+    /// rewritten again.
+    fn compile(
+        wasm: &[u8],
+        opts: &CalculatorOptions,
+        native: bool,
+    ) -> Result<Option<Self>, WitnessError> {
         let engine = engine(opts.time_limit.is_some())?;
         if opts.time_limit.is_some() {
             start_ticker(engine);
         }
+        let variant: &[u8] = if native { native::CACHE_VARIANT } else { b"" };
         let entry = opts
             .cache
             .as_deref()
-            .map(|dir| crate::cache::entry(dir, engine, wasm));
+            .map(|dir| crate::cache::entry(dir, engine, wasm, variant));
         let cached = entry.as_deref().and_then(|e| crate::cache::load(e, engine));
         let from_cache = cached.is_some();
         let module = match cached {
             Some(m) => m,
             None => {
-                let m = Module::new(engine, wasm).map_err(|e| wasm_error(chain(&e)))?;
+                let patched;
+                let bytes = if native {
+                    match native::patch(wasm) {
+                        Some(p) => {
+                            patched = p;
+                            &patched[..]
+                        }
+                        None => return Ok(None),
+                    }
+                } else {
+                    wasm
+                };
+                let m = Module::new(engine, bytes).map_err(|e| wasm_error(chain(&e)))?;
                 if let Some(e) = &entry {
                     crate::cache::store(e, &m);
                 }
                 m
             }
         };
-        let mut calc = Self::from_module(engine, &module)?;
+        let mut calc = Self::from_module(engine, &module, native)?;
         calc.from_cache = from_cache;
         calc.time_limit = opts.time_limit;
         if opts.fresh_instances {
             calc.keep = 0;
         }
-        Ok(calc)
+        Ok(Some(calc))
     }
 
     /// A calculator of a compiled module: its version, prime and sizes read
     /// from a first instance, every export a calculation needs checked.
-    fn from_module(engine: &'static Engine, module: &Module) -> Result<Self, WitnessError> {
+    fn from_module(
+        engine: &'static Engine,
+        module: &Module,
+        patched: bool,
+    ) -> Result<Self, WitnessError> {
         let mut linker = Linker::new(engine);
         link_runtime(&mut linker)?;
         let pre = linker
             .instantiate_pre(module)
             .map_err(|e| wasm_error(chain(&e)))?;
-        let mut store = new_store(engine, 0, None);
+        let mut store = new_store(engine, 0, NativeField::None, None);
         let instance = pre
             .instantiate(&mut store)
             .map_err(|e| wasm_error(chain(&e)))?;
+        store.data_mut().memory = Some(memory(&instance, &mut store)?);
         let call0 = |store: &mut Store<Host>, name: &str| -> Result<i32, WitnessError> {
             let f = typed::<(), i32>(&instance, &mut *store, name)?;
             f.call(&mut *store, ())
@@ -344,6 +412,12 @@ impl WitnessCalculator {
             .map_err(|e| wasm_error(format!("getRawPrime: {}", chain(&e))))?;
         let shared = shared_start(&instance, &mut store)?;
         let prime = read_words(&instance, &mut store, shared, n32)?;
+        let native = if patched {
+            NativeField::of_prime(&prime)
+        } else {
+            NativeField::None
+        };
+        store.data_mut().native = native;
         let witness_size = call0(&mut store, "getWitnessSize")?;
         let input_size = call0(&mut store, "getInputSize")?;
         let (Ok(witness_size), Ok(input_size)) =
@@ -369,6 +443,7 @@ impl WitnessCalculator {
             sanity_check: false,
             time_limit: None,
             from_cache: false,
+            native,
             keep: max_idle(),
             idle: Mutex::new(Vec::new()),
         };
@@ -389,6 +464,13 @@ impl WitnessCalculator {
     /// ([`CalculatorOptions::cache`]) rather than Cranelift.
     pub fn from_cache(&self) -> bool {
         self.from_cache
+    }
+
+    /// Whether the module's Montgomery product runs as the host's
+    /// ([`CalculatorOptions::native_products`]): on for BN254 and BLS12-381
+    /// modules that name `Fr_F1m_mul`, unless switched off.
+    pub fn native_products(&self) -> bool {
+        self.native != NativeField::None
     }
 
     /// circom's version that compiled the module (major, minor, patch; minor
@@ -476,11 +558,17 @@ impl WitnessCalculator {
             set_deadline(&mut slot.store, self.time_limit);
             return Ok(slot);
         }
-        let mut store = new_store(self.pre.module().engine(), self.n32, self.time_limit);
+        let mut store = new_store(
+            self.pre.module().engine(),
+            self.n32,
+            self.native,
+            self.time_limit,
+        );
         let instance = self
             .pre
             .instantiate(&mut store)
             .map_err(|e| wasm_error(chain(&e)))?;
+        store.data_mut().memory = Some(memory(&instance, &mut store)?);
         let ex = self.exports(&mut store, instance)?;
         Ok(Slot { store, ex })
     }
@@ -615,9 +703,35 @@ impl WitnessCalculator {
     }
 }
 
-/// The `runtime` imports of circom 2's calculator.
+/// The `runtime` imports of circom 2's calculator, and the host's product
+/// for modules [`native::patch`] rewrote.
 fn link_runtime(linker: &mut Linker<Host>) -> Result<(), WitnessError> {
     let link_err = |e: wasmtime::Error| wasm_error(chain(&e));
+    linker
+        .func_wrap(
+            native::IMPORT.0,
+            native::IMPORT.1,
+            |mut caller: Caller<'_, Host>, x: i32, y: i32, r: i32| -> wasmtime::Result<()> {
+                let (field, memory) = (caller.data().native, caller.data().memory);
+                let memory = memory.ok_or_else(|| {
+                    wasmtime::Error::msg("Fr_F1m_mul before the memory was known")
+                })?;
+                native::fr_mul(
+                    field,
+                    memory.data_mut(&mut caller),
+                    x as u32,
+                    y as u32,
+                    r as u32,
+                )
+                .ok_or_else(|| {
+                    wasmtime::Error::msg(format!(
+                        "Fr_F1m_mul({x}, {y}, {r}): an operand outside memory, or a field \
+                             the host does not multiply in ({field:?})"
+                    ))
+                })
+            },
+        )
+        .map_err(link_err)?;
     linker
         .func_wrap(
             "runtime",

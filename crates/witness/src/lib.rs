@@ -33,6 +33,7 @@ mod cache;
 mod calculator;
 mod error;
 mod input;
+mod native;
 mod wtns;
 
 pub use cache::default_cache_dir;

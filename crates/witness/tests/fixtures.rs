@@ -38,6 +38,50 @@ fn wtns_is_snarkjs_byte_for_byte() {
     }
 }
 
+/// The host's products ([`CalculatorOptions::native_products`], on by
+/// default) give the witness the module's own code gives, on every fixture
+/// (both fields) and on random inputs; off, the module runs as compiled.
+#[test]
+fn native_products_give_the_modules_own_witness() {
+    use rand::SeedableRng;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(17);
+    for name in BN254.iter().chain(&["poseidon_bls"]) {
+        let path = fixture(name).join("circuit.wasm");
+        let native = WitnessCalculator::from_file(&path).unwrap();
+        let own = WitnessCalculator::from_file_with(
+            &path,
+            &CalculatorOptions::new().native_products(false),
+        )
+        .unwrap();
+        assert!(
+            native.native_products(),
+            "{name}: the host's products are not in use"
+        );
+        assert!(!own.native_products(), "{name}: switched off, still in use");
+        let fixed = inputs(name);
+        assert!(
+            native.calculate_wtns(&fixed).unwrap() == own.calculate_wtns(&fixed).unwrap(),
+            "{name}: the fixture's witness differs"
+        );
+        for round in 0..4 {
+            let random = random_inputs(name, &mut rng);
+            match (native.calculate_wtns(&random), own.calculate_wtns(&random)) {
+                (Ok(a), Ok(b)) => {
+                    assert!(a == b, "{name}, random inputs {round}: witnesses differ")
+                }
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.to_string(), b.to_string(), "{name}: errors differ")
+                }
+                (a, b) => panic!(
+                    "{name}, random inputs {round}: {:?} against {:?}",
+                    a.is_ok(),
+                    b.is_ok()
+                ),
+            }
+        }
+    }
+}
+
 /// The values of a `.wtns` (the fixture's, written by snarkjs), parsed here
 /// by hand: 32-byte little-endian integers after the two section headers.
 fn wtns_values(bytes: &[u8]) -> Vec<[u8; 32]> {
