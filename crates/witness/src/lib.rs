@@ -23,8 +23,9 @@
 //! ```
 //!
 //! Trust: the module is code from the circuit's author, run sandboxed by
-//! wasmtime (it reaches nothing but its own memory and the four logging and
-//! error functions above); a module that never returns is not stopped.
+//! wasmtime (it reaches nothing but its own memory, the four logging and
+//! error functions above, and the host's field product, which reads and
+//! writes that memory only); a module that never returns is not stopped.
 
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
