@@ -40,6 +40,9 @@ pub(crate) fn entry(dir: &Path, engine: &Engine, wasm: &[u8], variant: &[u8]) ->
     let mut settings = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut settings);
     let mut h = blake3::Hasher::new();
+    // The length first: `wasm` followed by `variant` is then never another
+    // module's bytes alone.
+    h.update(&(wasm.len() as u64).to_le_bytes());
     h.update(wasm);
     h.update(variant);
     h.update(&settings.finish().to_le_bytes());

@@ -302,11 +302,13 @@ impl WitnessCalculator {
             ));
         }
         if !opts.interpreted_products {
-            if let Some(calc) = Self::compile(wasm, opts, true)? {
+            // A prime the host does not multiply in, or any error of the
+            // rewritten module: the module as compiled (whose errors name
+            // its own bytes).
+            if let Ok(Some(calc)) = Self::compile(wasm, opts, true) {
                 if calc.native != NativeField::None {
                     return Ok(calc);
                 }
-                // A prime the host does not multiply in: as compiled.
             }
         }
         Self::compile(wasm, opts, false)?.ok_or_else(|| wasm_error("the module was not compiled"))

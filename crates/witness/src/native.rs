@@ -11,9 +11,13 @@
 //! checked) becomes a call to it; every other function index moves up by
 //! one. The host side ([`fr_mul`]) reads both operands from the instance's
 //! memory, reduces each below `p` (a value and its reduction are the same
-//! field element, and the module's product is always fully reduced), and
-//! writes the canonical Montgomery product: the same words the module's own
-//! code writes, for the fields whose Montgomery form is arkworks' with
+//! field element), and writes the canonical Montgomery product. circom's own
+//! product (one conditional subtraction at the end) is canonical whenever
+//! `x y < p 2^256`, which holds wherever one operand is below `p`: stored
+//! values are kept below `p`, and the two places a full 256-bit word can
+//! enter (`toMontgomery`'s product by `R^2`, a scalar chunk of `F1m_load`)
+//! multiply it by a reduced one. So the words are the module's own, for the
+//! fields whose Montgomery form is arkworks' with
 //! `R = 2^256` (BN254 and BLS12-381 scalars, [`NativeField::of_prime`]).
 //! Any other prime keeps the module as compiled by circom.
 
@@ -72,8 +76,9 @@ struct Found {
 }
 
 /// The module with `Fr_F1m_mul` calling [`IMPORT`], or `None` where it
-/// cannot be patched (no name section naming it, another type, no
-/// function imports to put the new one after, or bytes wasmparser refuses:
+/// cannot be patched (no name section naming it, or naming two, another
+/// type, no function imports to put the new one after, no BN254 or
+/// BLS12-381 scalar modulus among its data, or bytes wasmparser refuses:
 /// those the compiler then reports).
 pub(crate) fn patch(wasm: &[u8]) -> Option<Vec<u8>> {
     let found = find(wasm)?;
@@ -95,6 +100,12 @@ fn find(wasm: &[u8]) -> Option<Found> {
     let mut func_types: Vec<u32> = Vec::new();
     let mut types: Vec<Option<(Vec<wasmparser::ValType>, Vec<wasmparser::ValType>)>> = Vec::new();
     let mut target = None;
+    let mut named = 0;
+    let mut known_prime = false;
+    let moduli = [
+        le_bytes(&<ark_bn254::FrConfig as MontConfig<4>>::MODULUS.0),
+        le_bytes(&<ark_bls12_381::FrConfig as MontConfig<4>>::MODULUS.0),
+    ];
     for payload in Parser::new(0).parse_all(wasm) {
         match payload.ok()? {
             Payload::TypeSection(reader) => {
@@ -123,14 +134,24 @@ fn find(wasm: &[u8]) -> Option<Found> {
                                 let naming = naming.ok()?;
                                 if naming.name == TARGET {
                                     target = Some(naming.index);
+                                    named += 1;
                                 }
                             }
                         }
                     }
                 }
             }
+            Payload::DataSection(reader) => {
+                for data in reader {
+                    let bytes = data.ok()?.data;
+                    known_prime |= moduli.iter().any(|m| contains(bytes, m));
+                }
+            }
             _ => {}
         }
+    }
+    if named != 1 || !known_prime {
+        return None;
     }
     let target = target?;
     let defined = target.checked_sub(imported_funcs)?;
@@ -142,6 +163,22 @@ fn find(wasm: &[u8]) -> Option<Found> {
         target,
         target_type: ty,
     })
+}
+
+/// The little-endian bytes of a four-limb integer.
+fn le_bytes(limbs: &[u64; 4]) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    for (chunk, limb) in out.chunks_exact_mut(8).zip(limbs) {
+        chunk.copy_from_slice(&limb.to_le_bytes());
+    }
+    out
+}
+
+/// Whether `needle` occurs in `hay` (the first eight bytes compared first:
+/// a circuit's data can be megabytes).
+fn contains(hay: &[u8], needle: &[u8; 32]) -> bool {
+    hay.windows(32)
+        .any(|w| w[..8] == needle[..8] && w == needle)
 }
 
 /// The rewrite: the import added after the module's own, every function
@@ -216,7 +253,8 @@ fn mul_at<C: MontConfig<4>>(memory: &mut [u8], x: u32, y: u32, r: u32) -> Option
     let a = read::<C>(memory, x)?;
     let b = read::<C>(memory, y)?;
     let product = (a * b).0;
-    let out = memory.get_mut(r as usize..r as usize + 32)?;
+    let start = r as usize;
+    let out = memory.get_mut(start..start.checked_add(32)?)?;
     for (chunk, limb) in out.chunks_exact_mut(8).zip(product.0) {
         chunk.copy_from_slice(&limb.to_le_bytes());
     }
@@ -225,7 +263,8 @@ fn mul_at<C: MontConfig<4>>(memory: &mut [u8], x: u32, y: u32, r: u32) -> Option
 
 /// The element whose Montgomery words are at `at`, reduced below `p`.
 fn read<C: MontConfig<4>>(memory: &[u8], at: u32) -> Option<Fp<MontBackend<C, 4>, 4>> {
-    let bytes = memory.get(at as usize..at as usize + 32)?;
+    let start = at as usize;
+    let bytes = memory.get(start..start.checked_add(32)?)?;
     let mut limbs = [0u64; 4];
     for (limb, chunk) in limbs.iter_mut().zip(bytes.chunks_exact(8)) {
         *limb = u64::from_le_bytes(chunk.try_into().ok()?);
@@ -383,6 +422,21 @@ mod tests {
                 .count(),
             1
         );
+        // A module whose data holds neither scalar modulus (another
+        // prime): left alone, not rewritten and thrown away later.
+        let bn254 = le_bytes(&<ark_bn254::FrConfig as MontConfig<4>>::MODULUS.0);
+        let mut other = circom.clone();
+        let mut replaced = 0;
+        let mut i = 0;
+        while i + 32 <= other.len() {
+            if other[i..i + 32] == bn254 {
+                other[i] ^= 0x55;
+                replaced += 1;
+            }
+            i += 1;
+        }
+        assert!(replaced > 0, "the fixture holds BN254's modulus");
+        assert!(patch(&other).is_none());
         // Without its name section the target cannot be found.
         let mut stripped = wasm_encoder::Module::new();
         struct NoNames;
