@@ -709,31 +709,7 @@ impl WitnessCalculator {
 /// for modules [`native::patch`] rewrote.
 fn link_runtime(linker: &mut Linker<Host>) -> Result<(), WitnessError> {
     let link_err = |e: wasmtime::Error| wasm_error(chain(&e));
-    linker
-        .func_wrap(
-            native::IMPORT.0,
-            native::IMPORT.1,
-            |mut caller: Caller<'_, Host>, x: i32, y: i32, r: i32| -> wasmtime::Result<()> {
-                let (field, memory) = (caller.data().native, caller.data().memory);
-                let memory = memory.ok_or_else(|| {
-                    wasmtime::Error::msg("Fr_F1m_mul before the memory was known")
-                })?;
-                native::fr_mul(
-                    field,
-                    memory.data_mut(&mut caller),
-                    x as u32,
-                    y as u32,
-                    r as u32,
-                )
-                .ok_or_else(|| {
-                    wasmtime::Error::msg(format!(
-                        "Fr_F1m_mul({x}, {y}, {r}): an operand outside memory, or a field \
-                             the host does not multiply in ({field:?})"
-                    ))
-                })
-            },
-        )
-        .map_err(link_err)?;
+    link_native(linker)?;
     linker
         .func_wrap(
             "runtime",
@@ -805,6 +781,38 @@ fn link_runtime(linker: &mut Linker<Host>) -> Result<(), WitnessError> {
                 host.log_line
                     .push_str(&BigUint::from_slice(&words).to_string());
                 Ok(())
+            },
+        )
+        .map_err(link_err)?;
+    Ok(())
+}
+
+/// `zkaccel.fr_mul`, the host's product that modules [`native::patch`]
+/// rewrote call in place of their own `Fr_F1m_mul`.
+fn link_native(linker: &mut Linker<Host>) -> Result<(), WitnessError> {
+    let link_err = |e: wasmtime::Error| wasm_error(chain(&e));
+    linker
+        .func_wrap(
+            native::IMPORT.0,
+            native::IMPORT.1,
+            |mut caller: Caller<'_, Host>, x: i32, y: i32, r: i32| -> wasmtime::Result<()> {
+                let (field, memory) = (caller.data().native, caller.data().memory);
+                let memory = memory.ok_or_else(|| {
+                    wasmtime::Error::msg("Fr_F1m_mul before the memory was known")
+                })?;
+                native::fr_mul(
+                    field,
+                    memory.data_mut(&mut caller),
+                    x as u32,
+                    y as u32,
+                    r as u32,
+                )
+                .ok_or_else(|| {
+                    wasmtime::Error::msg(format!(
+                        "Fr_F1m_mul({x}, {y}, {r}): an operand outside memory, or a field \
+                             the host does not multiply in ({field:?})"
+                    ))
+                })
             },
         )
         .map_err(link_err)?;
