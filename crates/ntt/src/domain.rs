@@ -170,31 +170,31 @@ impl<F: FftField> NttDomain<F> {
     /// `EvaluationDomain` methods (`fft`, `ifft`, ...) add one copy of the
     /// data, as in arkworks.
     pub fn working_memory(&self) -> usize {
-        let size = core::mem::size_of::<F>();
-        // The lane path runs for four-limb fields on CPUs with AVX-512 IFMA.
-        #[cfg(target_arch = "x86_64")]
-        let lanes = size == 32 && zkaccel_ff::ifma::Ifma::detect().is_some();
-        #[cfg(not(target_arch = "x86_64"))]
-        let lanes = false;
         // The AVX2 lane transform (mid sizes) on CPUs with AVX2 (counted
         // with IFMA too: `Kernel::Avx2` may be asked for).
         #[cfg(target_arch = "x86_64")]
         let avx2 = zkaccel_ff::avx2::Avx2::detect().is_some();
         #[cfg(not(target_arch = "x86_64"))]
         let avx2 = false;
-        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes, avx2)
+        self.working_memory_with(avx2)
     }
 
     /// [`NttDomain::working_memory`] for [`Kernel::Lean`] (and
     /// [`NttDomain::transform_lean`]): the same tables and buffers without
     /// the AVX2 lane copy and lane table.
     pub fn working_memory_lean(&self) -> usize {
+        self.working_memory_with(false)
+    }
+
+    /// The estimate with the AVX2 lane transform counted or not.
+    fn working_memory_with(&self, avx2: bool) -> usize {
         let size = core::mem::size_of::<F>();
+        // The lane path runs for four-limb fields on CPUs with AVX-512 IFMA.
         #[cfg(target_arch = "x86_64")]
         let lanes = size == 32 && zkaccel_ff::ifma::Ifma::detect().is_some();
         #[cfg(not(target_arch = "x86_64"))]
         let lanes = false;
-        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes, false)
+        crate::transform::working_memory(self.inner.log_size_of_group, size, lanes, avx2)
     }
 
     /// The ark-poly domain with the same parameters.
@@ -337,15 +337,16 @@ impl<F: FftField> NttDomain<F> {
     /// the data. Pads with zeros (or truncates, as arkworks does) to the
     /// domain size first.
     pub fn transform_lean<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction) {
-        data.resize(self.size(), T::zero());
         self.run_any(data, direction, Kernel::Lean);
     }
 
-    /// Runs the transform for any coefficient type: the limb-arithmetic
+    /// Pads with zeros (or truncates, as arkworks does) to the domain size,
+    /// then runs the transform for any coefficient type: the limb-arithmetic
     /// kernels when `T` is the field and the field is one zkaccel knows
     /// ([`FAST_FIELDS`]), arkworks' operators otherwise. `kernel` is
     /// [`Kernel::Auto`] or [`Kernel::Lean`].
     fn run_any<T: DomainCoeff<F>>(&self, data: &mut Vec<T>, direction: Direction, kernel: Kernel) {
+        data.resize(self.size(), T::zero());
         macro_rules! fast {
             ($field:ty) => {
                 if typeid::of::<T>() == typeid::of::<$field>()
@@ -436,14 +437,12 @@ impl<F: FftField> EvaluationDomain<F> for NttDomain<F> {
     /// Pads with zeros (or truncates, as arkworks does) to the domain size,
     /// then evaluates.
     fn fft_in_place<T: DomainCoeff<F>>(&self, coeffs: &mut Vec<T>) {
-        coeffs.resize(self.size(), T::zero());
         self.run_any(coeffs, Direction::Forward, Kernel::Auto);
     }
 
     /// Pads with zeros (or truncates, as arkworks does) to the domain size,
     /// then interpolates.
     fn ifft_in_place<T: DomainCoeff<F>>(&self, evals: &mut Vec<T>) {
-        evals.resize(self.size(), T::zero());
         self.run_any(evals, Direction::Inverse, Kernel::Auto);
     }
 
