@@ -378,10 +378,7 @@ impl WitnessCalculator {
             .instantiate_pre(module)
             .map_err(|e| wasm_error(chain(&e)))?;
         let mut store = new_store(engine, 0, NativeField::None, None);
-        let instance = pre
-            .instantiate(&mut store)
-            .map_err(|e| wasm_error(chain(&e)))?;
-        store.data_mut().memory = Some(memory(&instance, &mut store)?);
+        let instance = instantiate(&pre, &mut store)?;
         let call0 = |store: &mut Store<Host>, name: &str| -> Result<i32, WitnessError> {
             let f = typed::<(), i32>(&instance, &mut *store, name)?;
             f.call(&mut *store, ())
@@ -566,11 +563,7 @@ impl WitnessCalculator {
             self.native,
             self.time_limit,
         );
-        let instance = self
-            .pre
-            .instantiate(&mut store)
-            .map_err(|e| wasm_error(chain(&e)))?;
-        store.data_mut().memory = Some(memory(&instance, &mut store)?);
+        let instance = instantiate(&self.pre, &mut store)?;
         let ex = self.exports(&mut store, instance)?;
         Ok(Slot { store, ex })
     }
@@ -882,6 +875,16 @@ fn typed<P: wasmtime::WasmParams, R: wasmtime::WasmResults>(
         .ok_or_else(|| wasm_error(format!("no export {name}")))?;
     f.typed::<P, R>(&*store)
         .map_err(|e| wasm_error(format!("export {name}: {}", chain(&e))))
+}
+
+/// A new instance in `store`, its memory kept in the host state for
+/// `zkaccel.fr_mul`.
+fn instantiate(pre: &InstancePre<Host>, store: &mut Store<Host>) -> Result<Instance, WitnessError> {
+    let instance = pre
+        .instantiate(&mut *store)
+        .map_err(|e| wasm_error(chain(&e)))?;
+    store.data_mut().memory = Some(memory(&instance, store)?);
+    Ok(instance)
 }
 
 fn memory(instance: &Instance, store: &mut Store<Host>) -> Result<wasmtime::Memory, WitnessError> {

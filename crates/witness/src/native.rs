@@ -49,21 +49,29 @@ pub(crate) enum NativeField {
 }
 
 impl NativeField {
+    /// The fields [`fr_mul`] multiplies in, with their moduli as
+    /// little-endian bytes (how the module's data and `getRawPrime` hold them).
+    fn known() -> [(NativeField, [u8; 32]); 2] {
+        [
+            (
+                NativeField::Bn254,
+                le_bytes(&<ark_bn254::FrConfig as MontConfig<4>>::MODULUS.0),
+            ),
+            (
+                NativeField::Bls12_381,
+                le_bytes(&<ark_bls12_381::FrConfig as MontConfig<4>>::MODULUS.0),
+            ),
+        ]
+    }
+
     /// The field of `prime` (little-endian 32-bit words, as the module
     /// reports it).
     pub(crate) fn of_prime(prime: &[u32]) -> NativeField {
-        let words = |m: &[u64; 4]| -> Vec<u32> {
-            m.iter()
-                .flat_map(|w| [*w as u32, (*w >> 32) as u32])
-                .collect()
-        };
-        if prime == words(&<ark_bn254::FrConfig as MontConfig<4>>::MODULUS.0) {
-            NativeField::Bn254
-        } else if prime == words(&<ark_bls12_381::FrConfig as MontConfig<4>>::MODULUS.0) {
-            NativeField::Bls12_381
-        } else {
-            NativeField::None
-        }
+        let bytes: Vec<u8> = prime.iter().flat_map(|w| w.to_le_bytes()).collect();
+        Self::known()
+            .into_iter()
+            .find(|(_, m)| bytes == m)
+            .map_or(NativeField::None, |(field, _)| field)
     }
 }
 
@@ -102,10 +110,7 @@ fn find(wasm: &[u8]) -> Option<Found> {
     let mut target = None;
     let mut named = 0;
     let mut known_prime = false;
-    let moduli = [
-        le_bytes(&<ark_bn254::FrConfig as MontConfig<4>>::MODULUS.0),
-        le_bytes(&<ark_bls12_381::FrConfig as MontConfig<4>>::MODULUS.0),
-    ];
+    let moduli = NativeField::known().map(|(_, m)| m);
     for payload in Parser::new(0).parse_all(wasm) {
         match payload.ok()? {
             Payload::TypeSection(reader) => {
@@ -254,10 +259,9 @@ fn mul_at<C: MontConfig<4>>(memory: &mut [u8], x: u32, y: u32, r: u32) -> Option
     let b = read::<C>(memory, y)?;
     let product = (a * b).0;
     let start = r as usize;
-    let out = memory.get_mut(start..start.checked_add(32)?)?;
-    for (chunk, limb) in out.chunks_exact_mut(8).zip(product.0) {
-        chunk.copy_from_slice(&limb.to_le_bytes());
-    }
+    memory
+        .get_mut(start..start.checked_add(32)?)?
+        .copy_from_slice(&le_bytes(&product.0));
     Some(())
 }
 
