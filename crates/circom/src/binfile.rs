@@ -8,7 +8,7 @@ use std::io::{Read, Seek, SeekFrom};
 
 /// The container's first 12 bytes: the magic and version checked as
 /// snarkjs checks them; the section count.
-fn file_header(
+pub(crate) fn file_header(
     c: &mut Cursor<'_>,
     kind: FileKind,
     magic: &[u8; 4],

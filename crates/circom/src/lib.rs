@@ -86,6 +86,6 @@ pub use zkaccel_service as service;
 #[cfg(feature = "witness")]
 pub use zkaccel_witness as witness;
 pub use zkey::{
-    map_zkey, read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from, KeyMatrix,
-    ProverKey, Zkey, ZkeyHeader, ZkeyOptions,
+    map_zkey, read_zkey, read_zkey_from, write_zkey, zkey_curve, zkey_curve_from,
+    zkey_curve_prefix, KeyMatrix, ProverKey, Zkey, ZkeyHeader, ZkeyOptions, ZkeyStream,
 };

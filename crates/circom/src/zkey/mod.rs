@@ -25,10 +25,12 @@
 mod coefficients;
 mod header;
 mod points;
+mod stream;
 mod write;
 
 pub use coefficients::KeyMatrix;
 pub use header::ZkeyHeader;
+pub use stream::{zkey_curve_prefix, ZkeyStream};
 pub use write::write_zkey;
 
 use crate::binfile::SeekFile;
@@ -282,7 +284,7 @@ pub fn read_zkey_from<E: CircomCurve>(
     opts: ZkeyOptions,
 ) -> Result<Zkey<E>, CircomError> {
     let file = SeekFile::scan(reader, FileKind::Zkey, MAGIC, 1)?;
-    load::<E, _>(file, None, opts).map(ProverKey::into_zkey)
+    load::<E, _>(file, None, opts, None).map(ProverKey::into_zkey)
 }
 
 /// Reads a Groth16 zkey of curve `E` from a mapped file ([`ZkeyMap`]): every
@@ -298,19 +300,21 @@ pub fn map_zkey<E: CircomCurve>(
     opts: ZkeyOptions,
 ) -> Result<ProverKey<E>, CircomError> {
     let file = SeekFile::scan(std::io::Cursor::new(map.bytes()), FileKind::Zkey, MAGIC, 1)?;
-    load::<E, _>(file, Some(map), opts)
+    load::<E, _>(file, Some(map), opts, None)
 }
 
-/// The zkey reader behind [`read_zkey_from`] (no map: every point decoded)
-/// and [`map_zkey`].
+/// The zkey reader behind [`read_zkey_from`] (no map: every point decoded),
+/// [`map_zkey`] and [`ZkeyStream`] (`streamed`: the point sections already
+/// decoded, the other sections in `file`).
 fn load<E: CircomCurve, R: Read + Seek + Send>(
     mut file: SeekFile<R>,
     map: Option<&ZkeyMap>,
     opts: ZkeyOptions,
+    streamed: Option<stream::StreamedPoints<E>>,
 ) -> Result<ProverKey<E>, CircomError> {
     header::protocol(&mut file)?;
     let (header, hp) = header::read_header::<E, _>(&mut file, opts.check_points)?;
-    let q = query_points::<E, _>(&mut file, map, opts, &header)?;
+    let q = query_points::<E, _>(&mut file, map, opts, &header, streamed)?;
     let (matrices, num_constraints) = coefficients::read_matrices::<E, _>(&mut file, map, &header)?;
     Ok(ProverKey {
         header,
@@ -346,12 +350,13 @@ struct Queries<E: CircomCurve> {
 
 /// Sections 3 (IC) and 5 to 9 (the queries A, B1, B2, C, H), their lengths
 /// from the header; with `map`, each used in place where
-/// [`points::in_place_for`] allows.
+/// [`points::in_place_for`] allows; those in `streamed` as decoded there.
 fn query_points<E: CircomCurve, R: Read + Seek + Send>(
     file: &mut SeekFile<R>,
     map: Option<&ZkeyMap>,
     opts: ZkeyOptions,
     header: &ZkeyHeader,
+    mut streamed: Option<stream::StreamedPoints<E>>,
 ) -> Result<Queries<E>, CircomError> {
     let (n_vars, n_public) = (header.n_vars, header.n_public);
     let check = opts.check_points;
@@ -359,8 +364,12 @@ fn query_points<E: CircomCurve, R: Read + Seek + Send>(
     let (how_g1, how_g2) = map.map_or_else(Default::default, |_| {
         points::in_place_for::<E>(opts.decode_unaligned)
     });
-    let mut g1 = |id: u32, name: &'static str, count: usize| {
-        section_points(file, map, how_g1, id, name, count, &dec_g1)
+    let mut g1 = |id: u32, name: &'static str, count: usize| match streamed
+        .as_mut()
+        .and_then(|s| s.take_g1(id, name, count))
+    {
+        Some(points) => points.map(Points::Owned),
+        None => section_points(file, map, how_g1, id, name, count, &dec_g1),
     };
     let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
     let a_query = g1(5, "PointsA", n_vars)?;
@@ -369,7 +378,13 @@ fn query_points<E: CircomCurve, R: Read + Seek + Send>(
     // H first among the domain-sized parts: its length, checked against
     // the file's, bounds domainSize before the coefficients use it.
     let h_query = g1(9, "PointsH", header.domain_size)?;
-    let b_g2_query = section_points(file, map, how_g2, 7, "PointsB2", n_vars, &dec_g2)?;
+    let b_g2_query = match streamed
+        .as_mut()
+        .and_then(|s| s.take_g2("PointsB2", n_vars))
+    {
+        Some(points) => Points::Owned(points?),
+        None => section_points(file, map, how_g2, 7, "PointsB2", n_vars, &dec_g2)?,
+    };
     Ok(Queries {
         gamma_abc_g1,
         a_query,

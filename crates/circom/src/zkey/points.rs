@@ -91,8 +91,13 @@ impl<T: Copy + Send + Sync, D: Fn(&[u8]) -> Option<T> + Sync> PointDecoder<T, D>
     }
 
     /// The message for point `i` of section `what`, which does not decode.
-    fn bad_point(&self, what: &str, i: usize) -> String {
+    pub(super) fn bad_point(&self, what: &str, i: usize) -> String {
         format!("{what} point {i}: {}", self.why_bad())
+    }
+
+    /// Bytes of one point.
+    pub(super) fn size(&self) -> usize {
+        self.size
     }
 
     /// One point of the header, `what`: decoded and, where asked, checked.
@@ -110,7 +115,13 @@ impl<T: Copy + Send + Sync, D: Fn(&[u8]) -> Option<T> + Sync> PointDecoder<T, D>
     /// (the threads that decode also first touch `out`'s pages); the index
     /// of a point that does not decode, counted from `first`, is lowered
     /// into `bad` and `zero` stands in for it.
-    fn extend_decoded(&self, out: &mut Vec<T>, bytes: &[u8], first: usize, bad: &AtomicUsize) {
+    pub(super) fn extend_decoded(
+        &self,
+        out: &mut Vec<T>,
+        bytes: &[u8],
+        first: usize,
+        bad: &AtomicUsize,
+    ) {
         out.par_extend(bytes.par_chunks_exact(self.size).enumerate().map(|(i, b)| {
             self.point(b).unwrap_or_else(|| {
                 bad.fetch_min(first + i, Ordering::Relaxed);

@@ -10,7 +10,7 @@ type E = ark_bn254::Bn254;
 type Fr = ark_bn254::Fr;
 
 /// Offsets of every section boundary in an iden3 container.
-fn boundaries(file: &[u8]) -> Vec<usize> {
+pub(crate) fn boundaries(file: &[u8]) -> Vec<usize> {
     let mut out = vec![0, 4, 8, 12];
     for (_, body) in support::sections(file) {
         out.extend([
@@ -104,7 +104,7 @@ fn mapped_keys_check_every_point() {
 }
 
 /// The offset of section `id`'s body.
-fn section_body(file: &[u8], id: u32) -> usize {
+pub(crate) fn section_body(file: &[u8], id: u32) -> usize {
     let found = support::sections(file)
         .into_iter()
         .find(|(sid, _)| *sid == id);
