@@ -1,11 +1,13 @@
 // The package's API over the wasm-bindgen bindings, the same in node and in
 // browsers: snarkjs' `groth16.prove` / `groth16.verify` shapes, and a
-// Prover that decodes a key once. `load(source)` turns an argument into
-// bytes (node: a path; browsers: a URL); `bindings()` gives the module
-// initialised on this thread; `env` the worker pool's needs: `module()`
-// (the compiled WebAssembly.Module), `spawn()` (a worker) and `cores`
-// (node.js and browser.js, the two entry points, supply them).
-import { Pool } from "./pool.js";
+// Prover that decodes a key once, as it arrives. `load(source)` turns an
+// argument into bytes (node: a path; browsers: a URL); `bindings()` gives
+// the module initialised on this thread; `env` the worker pool's needs:
+// `module()` (the compiled WebAssembly.Module), `spawn()` (a worker),
+// `cores`, and `open(source)`, a key's chunks (node: a file's read stream;
+// browsers: a fetch Response) (node.js and browser.js, the two entry
+// points, supply them).
+import { Pool, feed } from "./pool.js";
 import { WitnessCalculator } from "./witness.js";
 
 function asBytes(x, what) {
@@ -13,6 +15,54 @@ function asBytes(x, what) {
   if (x instanceof ArrayBuffer) return new Uint8Array(x);
   if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
   throw new TypeError(`${what}: expected a Uint8Array, an ArrayBuffer or a file name, got ${typeof x}`);
+}
+
+// The size of the chunks a key is sent and decoded in.
+const CHUNK = 1 << 20;
+
+// Chunks of at least CHUNK bytes (a fetch body's are often 16-64 KiB).
+async function* rechunk(chunks) {
+  let parts = [];
+  let n = 0;
+  const joined = () => {
+    if (parts.length === 1) return parts[0];
+    const out = new Uint8Array(n);
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+  for await (const c of chunks) {
+    parts.push(asBytes(c, "zkey chunk"));
+    n += c.byteLength;
+    if (n >= CHUNK) {
+      yield joined();
+      parts = [];
+      n = 0;
+    }
+  }
+  if (n > 0) yield joined();
+}
+
+// A ReadableStream's chunks (without relying on its async iteration, which
+// older engines lack); closing the iterator cancels the stream.
+async function* streamChunks(stream) {
+  const reader = stream.getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) {
+        done = true;
+        return;
+      }
+      yield r.value;
+    }
+  } finally {
+    if (!done) await reader.cancel().catch(() => {});
+  }
 }
 
 function asText(x, what) {
@@ -38,6 +88,25 @@ function rethrow(e, what) {
 export function makeApi(bindings, load, env) {
   const bytesOf = async (x, what) => asBytes(typeof x === "string" ? await load(x) : x, what);
 
+  // A key as chunks in file order: bytes sliced, a file name / URL
+  // streamed (env.open), a fetch Response's body or a ReadableStream read
+  // as it arrives, or any async iterable of bytes.
+  async function* keyChunks(x) {
+    if (typeof x === "string") x = await env.open(x);
+    if (typeof Response !== "undefined" && x instanceof Response) {
+      if (!x.ok) throw new Error(`${x.url}: HTTP ${x.status}`);
+      x = x.body;
+    }
+    if (typeof ReadableStream !== "undefined" && x instanceof ReadableStream) {
+      yield* rechunk(streamChunks(x));
+    } else if (x !== null && typeof x === "object" && Symbol.asyncIterator in x) {
+      yield* rechunk(x);
+    } else {
+      const b = asBytes(x, "zkey");
+      for (let at = 0; at < b.length; at += CHUNK) yield b.subarray(at, at + CHUNK);
+    }
+  }
+
   /** A snarkjs Groth16 key decoded once, to prove many witnesses: in a
    * pool of workers (each with its own copy of the key; two share each
    * proof), or on the calling thread with `workers: 0`. */
@@ -51,20 +120,32 @@ export function makeApi(bindings, load, env) {
       this.#info = info;
     }
 
-    /** Decodes a zkey (bytes, or a file name / URL). `options.workers`:
-     * how many workers (default 2, or 1 on a one-core machine; at most 2
-     * are used); 0 proves on the calling thread, which it then blocks. */
+    /** Decodes a zkey as it arrives: bytes, a file name (node) or URL
+     * (browsers), a fetch Response, a ReadableStream or an async iterable
+     * of bytes; each chunk is decoded while the next is read, so the whole
+     * file is never held beside the decoded key. `options.workers`: how
+     * many workers (default 2, or 1 on a one-core machine; at most 2 are
+     * used); 0 proves on the calling thread, which it then blocks. */
     static async create(zkey, options = {}) {
-      const b = await bytesOf(zkey, "zkey");
       const n = Math.min(2, options.workers ?? Math.min(2, env.cores()));
       if (!Number.isInteger(n) || n < 0) throw new TypeError(`workers: expected a count, got ${options.workers}`);
+      if (zkey === null || !["string", "object"].includes(typeof zkey)) {
+        throw new TypeError(`zkey: expected bytes, a file name or URL, a Response or a stream, got ${typeof zkey}`);
+      }
       try {
         if (n > 0) {
-          const { pool, info } = await Pool.create(n, env.spawn, await env.module(), b);
+          const { pool, info } = await Pool.create(n, env.spawn, await env.module(), keyChunks(zkey));
           return new Prover(null, pool, info);
         }
         const m = await bindings();
-        const inner = new m.Prover(b);
+        const stream = new m.ProverStream();
+        try {
+          await feed(keyChunks(zkey), (b) => stream.push(b));
+        } catch (e) {
+          stream.free();
+          throw e;
+        }
+        const inner = stream.finish();
         return new Prover(inner, null, { curve: inner.curve, nVars: inner.nVars, nPublic: inner.nPublic });
       } catch (e) {
         rethrow(e, "zkey");

@@ -50,6 +50,8 @@ function spawn() {
 }
 
 const cores = () => (typeof navigator === "object" && navigator.hardwareConcurrency) || 1;
-const api = makeApi(bindings, load, { module, spawn, cores });
+// A key's Response: its body is decoded as it downloads.
+const open = (url) => fetch(url);
+const api = makeApi(bindings, load, { module, spawn, cores, open });
 export const { Prover, groth16, wtns, WitnessCalculator, kernel } = api;
 export default api;

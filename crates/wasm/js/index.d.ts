@@ -1,6 +1,10 @@
 /** A key or witness: its bytes, or a file name (node) or URL (browsers). */
 export type Source = Uint8Array | ArrayBuffer | ArrayBufferView | string;
 
+/** A key: a Source, or its bytes as they arrive (a fetch Response, a
+ * ReadableStream, an async iterable of chunks), decoded chunk by chunk. */
+export type KeySource = Source | Response | ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
+
 /** A Groth16 proof as snarkjs returns it. */
 export interface Groth16Proof {
   pi_a: [string, string, string];
@@ -30,8 +34,9 @@ export interface ProveOptions {
 
 /** A snarkjs Groth16 key decoded once, to prove many witnesses. */
 export class Prover {
-  /** Decodes a zkey; rejects with an Error naming the fault. */
-  static create(zkey: Source, options?: ProverOptions): Promise<Prover>;
+  /** Decodes a zkey as it arrives (never the whole file beside the
+   * decoded key); rejects with an Error naming the fault. */
+  static create(zkey: KeySource, options?: ProverOptions): Promise<Prover>;
   /** Proves a witness (.wtns bytes); rejects on a witness of another
    * circuit or one that violates the circuit. */
   prove(wtns: Source, options?: ProveOptions): Promise<ProofOutput>;
@@ -68,9 +73,9 @@ export const wtns: {
 
 export const groth16: {
   /** snarkjs' groth16.fullProve(input, wasm, zkey): witness, then proof. */
-  fullProve(input: object, wasm: Source | WitnessCalculator, zkey: Source, options?: ProveOptions & ProverOptions): Promise<ProofOutput>;
+  fullProve(input: object, wasm: Source | WitnessCalculator, zkey: KeySource, options?: ProveOptions & ProverOptions): Promise<ProofOutput>;
   /** snarkjs' groth16.prove(zkey, wtns). */
-  prove(zkey: Source, wtns: Source, options?: ProveOptions & ProverOptions): Promise<ProofOutput>;
+  prove(zkey: KeySource, wtns: Source, options?: ProveOptions & ProverOptions): Promise<ProofOutput>;
   /** snarkjs' groth16.verify(vkey, publicSignals, proof). */
   verify(vkey: object | string, publicSignals: string[] | string, proof: Groth16Proof | string): Promise<boolean>;
 };

@@ -1,6 +1,7 @@
 // The package in node: the module compiled from its file once, for this
 // thread and for the workers (worker_threads, each its own instance).
 import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { initSync } from "./wasm/zkaccel_wasm.js";
@@ -44,6 +45,8 @@ function spawn() {
   };
 }
 
-const api = makeApi(bindings, (path) => readFile(path), { module, spawn, cores: availableParallelism });
+// A key file read in 1 MiB chunks, each decoded while the next is read.
+const open = (path) => createReadStream(path, { highWaterMark: 1 << 20 });
+const api = makeApi(bindings, (path) => readFile(path), { module, spawn, cores: availableParallelism, open });
 export const { Prover, groth16, wtns, WitnessCalculator, kernel } = api;
 export default api;

@@ -33,14 +33,32 @@ export class Pool {
     }
   }
 
-  /** A pool of `n` workers, each with `zkey` decoded into its own
-   * instance of `module`; rejects (every worker ended) if any fails. */
-  static async create(n, spawn, module, zkey) {
+  /** A pool of `n` workers, each decoding the key into its own instance
+   * of `module` from `chunks` (an async iterable of Uint8Array, the key in
+   * file order) as they arrive; rejects (every worker ended, the source
+   * closed) if any fails. */
+  static async create(n, spawn, module, chunks) {
     const workers = [];
     try {
       for (let i = 0; i < n; i++) workers.push(spawn());
-      const infos = await Promise.all(workers.map((w) => init(w, module, zkey)));
-      return { pool: new Pool(workers, infos[0].hTerms), info: infos[0] };
+      await Promise.all(workers.map((w) => init(w, module)));
+      const pool = new Pool(workers, 0);
+      try {
+        // Each worker its own copy, made here and transferred: a structured
+        // clone would serialise it on this thread and deserialise it in the
+        // worker (about 70 ms each way for a 125 MiB key in node 20), where
+        // a copy is one memcpy; the caller's bytes stay theirs.
+        await feed(chunks, (bytes) => Promise.all(workers.map((_, i) => {
+          const copy = new Uint8Array(bytes);
+          return pool.call(i, { op: "chunk", bytes: copy }, [copy.buffer]);
+        })));
+        const infos = await Promise.all(workers.map((_, i) => pool.call(i, { op: "end" })));
+        pool.#hTerms = infos[0].hTerms;
+        return { pool, info: infos[0] };
+      } catch (e) {
+        pool.terminate();
+        throw e;
+      }
     } catch (e) {
       for (const w of workers) w.terminate();
       throw e;
@@ -67,8 +85,9 @@ export class Pool {
     this.terminate();
   }
 
-  /** Sends `msg` to worker `i`; resolves with its answer. */
-  call(i, msg) {
+  /** Sends `msg` to worker `i` (`transfer`: buffers it takes over);
+   * resolves with its answer. */
+  call(i, msg, transfer = []) {
     if (this.#dead) return Promise.reject(this.#dead);
     if (!this.#workers.length) return Promise.reject(new Error("this Prover was freed"));
     const id = this.#next++;
@@ -76,7 +95,7 @@ export class Pool {
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject, worker });
       worker.busy(true);
-      worker.post({ ...msg, id });
+      worker.post({ ...msg, id }, transfer);
     });
   }
 
@@ -108,7 +127,7 @@ export class Pool {
   }
 }
 
-function init(w, module, zkey) {
+function init(w, module) {
   return new Promise((resolve, reject) => {
     w.busy(true);
     w.listen(
@@ -119,15 +138,27 @@ function init(w, module, zkey) {
       },
       (e) => reject(new Error(`a prover worker failed to start: ${e?.message ?? e}`)),
     );
-    // Each worker's own copy of the key, made here and transferred: a
-    // structured clone would serialise it on this thread and deserialise it
-    // in the worker (about 70 ms each way for a 125 MiB key in node 20),
-    // where a copy is one memcpy. The caller's bytes stay theirs: a new
-    // Uint8Array of a typed array copies (a node Buffer's slice would not,
-    // and transferring it would detach the caller's memory).
-    const copy = new Uint8Array(zkey);
-    w.post({ op: "init", module, zkey: copy }, [copy.buffer]);
+    w.post({ op: "init", module });
   });
+}
+
+/** Calls `send(chunk)` on each chunk of `chunks` in turn, reading the next
+ * one while `send` runs; on a failure the source is closed. */
+export async function feed(chunks, send) {
+  const it = chunks[Symbol.asyncIterator]();
+  let next = it.next();
+  try {
+    for (;;) {
+      const r = await next;
+      if (r.done) return;
+      next = it.next();
+      await send(r.value);
+    }
+  } catch (e) {
+    next.catch(() => {});
+    await it.return?.();
+    throw e;
+  }
 }
 
 // provePart's kinds.

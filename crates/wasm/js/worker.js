@@ -6,23 +6,35 @@
 // module of a worker awaits at its top level, since node (20-24) aborts the
 // whole process when a worker is terminated while such a module is still
 // being evaluated (nodejs/node#42501, #60755), as a pool whose other
-// worker rejected the key does at once. Messages:
-//   {op: "init", module, zkey}                      -> {ok, curve, nVars, nPublic, hTerms}
+// worker rejected the key does at once. The key arrives in chunks, each
+// decoded as it comes (ProverStream), so the instance never holds the
+// whole file beside its decoded key. Messages:
+//   {op: "init", module}                            -> {ok}
+//   {id, op: "chunk", bytes}                        -> {id, out: null}
+//   {id, op: "end"}                                 -> {id, out: {curve, nVars, nPublic, hTerms}}
 //   {id, op: "prove", wtns, seed?}                  -> {id, out: [proof, public]}
 //   {id, op: "part", wtns, kind, start, end}        -> {id, out: {sums: Uint8Array, ms}}
 //   {id, op: "assemble", wtns, shares, seed?}       -> {id, out: [proof, public]}
 //   {id, op: "vkey"}                                -> {id, out: vkey.json}
 // A failure answers {id, error: message}.
-import { initSync, Prover } from "./wasm/zkaccel_wasm.js";
+import { initSync, ProverStream } from "./wasm/zkaccel_wasm.js";
 
 let prover;
+let stream;
 
 function handle(m) {
   switch (m.op) {
-    case "init": {
+    case "init":
       initSync({ module: m.module });
-      prover = new Prover(m.zkey);
-      return { ok: true, curve: prover.curve, nVars: prover.nVars, nPublic: prover.nPublic, hTerms: prover.hTerms };
+      return { ok: true };
+    case "chunk":
+      (stream ??= new ProverStream()).push(m.bytes);
+      return null;
+    case "end": {
+      const s = stream ?? new ProverStream();
+      stream = undefined;
+      prover = s.finish();
+      return { curve: prover.curve, nVars: prover.nVars, nPublic: prover.nPublic, hTerms: prover.hTerms };
     }
     case "prove":
       return m.seed === undefined ? prover.prove(m.wtns) : prover.proveWithTestSeed(m.wtns, m.seed);

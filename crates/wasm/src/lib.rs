@@ -23,7 +23,7 @@
 mod prover;
 pub mod sums;
 
-pub use prover::{verify_json, KeyProver, ProofFiles, Randomness};
+pub use prover::{verify_json, KeyProver, KeyStream, ProofFiles, Randomness};
 
 use wasm_bindgen::prelude::*;
 use zkaccel_groth16::ProofPart;
@@ -161,6 +161,42 @@ impl Prover {
     #[wasm_bindgen(js_name = vkeyJson)]
     pub fn vkey_json(&self) -> String {
         self.inner.vkey_json()
+    }
+}
+
+/// A zkey decoded as its bytes arrive (a `fetch` body, a file read in
+/// pieces): chunks in file order ([`ProverStream::push`]), then the
+/// [`Prover`] ([`ProverStream::finish`]). The point sections are decoded
+/// as they come, so the instance never holds the whole file beside its
+/// decoded key.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct ProverStream {
+    inner: KeyStream,
+}
+
+#[wasm_bindgen]
+impl ProverStream {
+    /// An empty stream.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> ProverStream {
+        ProverStream::default()
+    }
+
+    /// The next bytes of the zkey; throws as soon as they show the file
+    /// malformed, foreign or of another protocol (and every later call
+    /// throws too).
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), JsError> {
+        self.inner.push(chunk).map_err(js_err)
+    }
+
+    /// The decoded key, once every byte is in; throws if the file is
+    /// truncated or malformed (as `new Prover(bytes)` would).
+    pub fn finish(self) -> Result<Prover, JsError> {
+        self.inner
+            .finish()
+            .map(|inner| Prover { inner })
+            .map_err(js_err)
     }
 }
 

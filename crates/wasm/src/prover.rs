@@ -7,7 +7,8 @@ use ark_bn254::Bn254;
 use rand::SeedableRng;
 use zkaccel_circom::{
     proof_json, public_json, read_proof_json, read_public_json, read_vkey_json, read_wtns,
-    vkey_json, zkey_curve, CircomCurve, CircomError, CircomProver, Curve, ZkeyOptions,
+    vkey_json, zkey_curve, zkey_curve_prefix, CircomCurve, CircomError, CircomProver, Curve,
+    FileKind, ZkeyOptions, ZkeyStream,
 };
 use zkaccel_groth16::{Backend, ProofPart, ProofSums};
 
@@ -139,6 +140,110 @@ impl KeyProver {
             KeyProver::Bn254(p) => assemble_one(p, wtns, shares, rng),
             KeyProver::Bls12_381(p) => assemble_one(p, wtns, shares, rng),
         }
+    }
+}
+
+/// A zkey arriving in chunks (a `fetch` body, a file read in pieces),
+/// decoded as it comes ([`ZkeyStream`]): its first bytes name the curve,
+/// then every chunk goes to that curve's stream, the point sections
+/// decoded straight into the key, so the whole file is never held beside
+/// its decoded form. [`KeyStream::finish`] gives the [`KeyProver`] that
+/// [`KeyProver::new`] gives for the same bytes, or its error.
+#[derive(Default)]
+pub enum KeyStream {
+    /// The first bytes, until they name the curve.
+    #[default]
+    Start,
+    /// Bytes before the curve is known.
+    Prefix(Vec<u8>),
+    /// A `bn128` key.
+    Bn254(Box<ZkeyStream<Bn254>>),
+    /// A `bls12381` key.
+    Bls12_381(Box<ZkeyStream<Bls12_381>>),
+    /// A chunk was rejected.
+    Failed,
+}
+
+impl KeyStream {
+    /// An empty stream.
+    pub fn new() -> Self {
+        KeyStream::Start
+    }
+
+    /// The next bytes of the file; a malformed file is an error as soon
+    /// as the bytes that show it arrive, and every later call fails.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), CircomError> {
+        let r = self.push_inner(chunk);
+        if r.is_err() {
+            *self = KeyStream::Failed;
+        }
+        r
+    }
+
+    fn push_inner(&mut self, chunk: &[u8]) -> Result<(), CircomError> {
+        let prefix = match self {
+            KeyStream::Bn254(s) => return s.push(chunk),
+            KeyStream::Bls12_381(s) => return s.push(chunk),
+            KeyStream::Failed => return Err(rejected()),
+            KeyStream::Start => {
+                *self = KeyStream::Prefix(chunk.to_vec());
+                return self.named();
+            }
+            KeyStream::Prefix(p) => p,
+        };
+        prefix.extend_from_slice(chunk);
+        self.named()
+    }
+
+    /// Once the prefix names the curve, that curve's stream with the
+    /// prefix pushed.
+    fn named(&mut self) -> Result<(), CircomError> {
+        let KeyStream::Prefix(prefix) = self else {
+            return Ok(());
+        };
+        let Some(curve) = zkey_curve_prefix(prefix)? else {
+            return Ok(());
+        };
+        let prefix = std::mem::take(prefix);
+        let opts = ZkeyOptions::default();
+        *self = match curve {
+            Curve::Bn254 => {
+                let mut s = ZkeyStream::new(opts);
+                s.push(&prefix)?;
+                KeyStream::Bn254(Box::new(s))
+            }
+            Curve::Bls12_381 => {
+                let mut s = ZkeyStream::new(opts);
+                s.push(&prefix)?;
+                KeyStream::Bls12_381(Box::new(s))
+            }
+        };
+        Ok(())
+    }
+
+    /// The decoded key, once every byte is in.
+    pub fn finish(self) -> Result<KeyProver, CircomError> {
+        let b = Backend::Cpu;
+        let zero = std::time::Duration::ZERO;
+        Ok(match self {
+            // Too short to name a curve: the whole-file reader's error.
+            KeyStream::Start => KeyProver::new(&[])?,
+            KeyStream::Prefix(p) => KeyProver::new(&p)?,
+            KeyStream::Bn254(s) => {
+                KeyProver::Bn254(Box::new(CircomProver::from_key(s.finish()?, b, zero)))
+            }
+            KeyStream::Bls12_381(s) => {
+                KeyProver::Bls12_381(Box::new(CircomProver::from_key(s.finish()?, b, zero)))
+            }
+            KeyStream::Failed => return Err(rejected()),
+        })
+    }
+}
+
+fn rejected() -> CircomError {
+    CircomError::Format {
+        file: FileKind::Zkey,
+        msg: "an earlier chunk of this key was rejected".into(),
     }
 }
 

@@ -4,7 +4,7 @@
 //! functions compiled to WebAssembly are checked in node by
 //! `crates/wasm/js/test/` (scripts/npm-check.sh).
 
-use zkaccel_wasm::{verify_json, KeyProver, Randomness};
+use zkaccel_wasm::{verify_json, KeyProver, KeyStream, Randomness};
 
 const FIXTURES: [&str; 5] = ["poseidon", "poseidon_bls", "arrays", "merkle", "nopublic"];
 
@@ -242,4 +242,57 @@ fn share_lists_split_by_their_lengths() {
     assert!(e.contains("share 2: its length truncated"), "{e}");
     let e = split_shares(&u32::MAX.to_le_bytes()).unwrap_err();
     assert!(e.contains("share 0"), "{e}");
+}
+
+/// `bytes` through a [`KeyStream`] in chunks of `chunk`.
+fn streamed(bytes: &[u8], chunk: usize) -> Result<KeyProver, zkaccel_circom::CircomError> {
+    let mut s = KeyStream::new();
+    for c in bytes.chunks(chunk) {
+        s.push(c)?;
+    }
+    s.finish()
+}
+
+#[test]
+fn a_key_streamed_in_chunks_proves_as_the_whole_file() {
+    for name in FIXTURES {
+        let zkey = fixture(name, "circuit.zkey");
+        let wtns = fixture(name, "witness.wtns");
+        let whole = KeyProver::new(&zkey).unwrap();
+        let want = whole.prove_wtns(&wtns, Randomness::Seed(3)).unwrap();
+        // 1 byte: the curve named across many pushes; 50: the prefix in
+        // two; 1 MiB: one push.
+        for chunk in [1, 50, 8191, 1 << 20] {
+            if chunk == 1 && zkey.len() > 10_000 {
+                continue;
+            }
+            let p = streamed(&zkey, chunk).unwrap_or_else(|e| panic!("{name}, {chunk}: {e}"));
+            assert_eq!(p.curve(), whole.curve(), "{name}");
+            assert_eq!(p.vkey_json(), whole.vkey_json(), "{name}");
+            let got = p.prove_wtns(&wtns, Randomness::Seed(3)).unwrap();
+            assert_eq!(got, want, "{name} in chunks of {chunk}");
+        }
+    }
+}
+
+#[test]
+fn a_streamed_key_fails_as_the_whole_file_does() {
+    let zkey = fixture("poseidon", "circuit.zkey");
+    let n = zkey.len();
+    let lens = (0..80).chain((80..n).step_by(n / 97 + 1)).chain([n - 1]);
+    for len in lens {
+        let want = err_of(KeyProver::new(&zkey[..len]));
+        for chunk in [7, 4096] {
+            assert_eq!(err_of(streamed(&zkey[..len], chunk)), want, "{len} bytes");
+        }
+    }
+    // A foreign file fails at its first chunk, and so does every later push.
+    let mut s = KeyStream::new();
+    let wtns = fixture("poseidon", "witness.wtns");
+    assert!(err_of(s.push(&wtns[..64])).contains("magic"));
+    assert!(s.push(&wtns[64..]).is_err());
+    assert!(err_of(s.finish()).contains("rejected"));
+    // A bls12381 key streams to a bls12381 prover.
+    let bls = streamed(&fixture("poseidon_bls", "circuit.zkey"), 333).unwrap();
+    assert_eq!(bls.curve(), "bls12381");
 }

@@ -6,6 +6,9 @@
 // 4 GiB per instance.
 //
 //   node crates/wasm/js/bench/memory.mjs ZKEY WTNS VKEY [PROOFS]
+//
+// ZKACCEL_BENCH_KEY_AS=path: the key given as its file name (read in
+// chunks, each decoded as it arrives) instead of its bytes read first.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -19,11 +22,12 @@ if (!vkeyPath) {
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const pkg = path.resolve(root, process.env.ZKACCEL_NPM_PKG ?? "target/npm/zkaccel");
 const zk = await import(pathToFileURL(path.join(pkg, "node.js")).href);
-const zkey = new Uint8Array(await readFile(zkeyPath));
+const asPath = process.env.ZKACCEL_BENCH_KEY_AS === "path";
+const zkey = asPath ? zkeyPath : new Uint8Array(await readFile(zkeyPath));
 const wtns = new Uint8Array(await readFile(wtnsPath));
 const vkey = JSON.parse(await readFile(vkeyPath, "utf8"));
 const mib = (kib) => `${(kib / 1024).toFixed(0)} MiB`;
-console.log(`node ${process.version}; ${machine()}; zkey ${(zkey.length / 2 ** 20).toFixed(0)} MiB, wtns ${(wtns.length / 2 ** 20).toFixed(1)} MiB`);
+console.log(`node ${process.version}; ${machine()}; zkey ${asPath ? "streamed from its file" : `${(zkey.length / 2 ** 20).toFixed(0)} MiB of bytes`}, wtns ${(wtns.length / 2 ** 20).toFixed(1)} MiB`);
 let t0 = performance.now();
 const prover = await zk.Prover.create(zkey);
 console.log(`key decoded in ${(performance.now() - t0).toFixed(0)} ms (${prover.workers} workers); peak RSS so far ${mib(process.resourceUsage().maxRSS)}`);

@@ -36,8 +36,12 @@ try {
     prover.free();
     const input = await (await fetch(f("input.json"))).json();
     const full = await groth16.fullProve(input, f("circuit.wasm"), f("circuit.zkey"));
+    // The key as a fetch Response and as its body (a ReadableStream),
+    // decoded as it downloads, on 2 workers and on the page's thread.
+    const response = await groth16.prove(await fetch(f("circuit.zkey")), f("witness.wtns"), { testSeed: 42 });
+    const body = await groth16.prove((await fetch(f("circuit.zkey"))).body, f("witness.wtns"), { testSeed: 42, workers: 0 });
     out.proofs[name] = {
-      fresh, seeded, full,
+      fresh, seeded, full, response, body,
       verified: await groth16.verify(vkey, fresh.publicSignals, fresh.proof),
       fullVerified: await groth16.verify(vkey, full.publicSignals, full.proof),
     };
@@ -48,6 +52,12 @@ try {
     out.truncated = "accepted";
   } catch (e) {
     out.truncated = (e instanceof Error ? "Error: " : "not an Error: ") + e.message;
+  }
+  try {
+    await Prover.create("/fixtures/none/circuit.zkey");
+    out.missing = "accepted";
+  } catch (e) {
+    out.missing = (e instanceof Error ? "Error: " : "not an Error: ") + e.message;
   }
   await post(out);
 } catch (e) {
@@ -77,7 +87,10 @@ test("in headless Chromium: proofs from URLs, snarkjs' signals, the node build's
     const wtns = path.join(fixtures, name, "witness.wtns");
     const inNode = await nodePkg.groth16.prove(zkey, wtns, { testSeed: 42 });
     assert.equal(JSON.stringify(p.seeded), JSON.stringify(inNode), `${name}: Chromium and node differ`);
+    assert.equal(JSON.stringify(p.response), JSON.stringify(inNode), `${name}: the key as a Response`);
+    assert.equal(JSON.stringify(p.body), JSON.stringify(inNode), `${name}: the key as a ReadableStream`);
     assert.notDeepEqual(p.fresh.proof, p.seeded.proof);
   }
   assert.match(got.truncated, /^Error: zkey: /, got.truncated);
+  assert.match(got.missing, /^Error: zkey: .*HTTP 404/, got.missing);
 });

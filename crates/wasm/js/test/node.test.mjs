@@ -12,7 +12,8 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFile, mkdtemp, rm } from "node:fs/promises";
-import { readdirSync } from "node:fs";
+import { readdirSync, createReadStream } from "node:fs";
+import { Readable } from "node:stream";
 import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -288,6 +289,58 @@ test("no worker is left running: after free, a rejected key, a rejected witness"
   await assert.rejects(groth16.prove(zkey, broken), /does not verify/);
   assert.ok((await settle(before)) <= before, "workers left after a rejected witness");
   await assert.rejects(Prover.create(zkey, { workers: -1 }), TypeError);
+});
+
+test("a key streamed (file name, ReadableStream, async iterable, bytes) proves as its bytes, with 0 and 2 workers", async () => {
+  for (const name of ["poseidon", "poseidon_bls"]) {
+    const zkey = await bytes(name, "circuit.zkey");
+    const wtns = await bytes(name, "witness.wtns");
+    const want = await groth16.prove(zkey, wtns, { testSeed: 9, workers: 0 });
+    async function* pieces(size) {
+      for (let at = 0; at < zkey.length; at += size) yield zkey.subarray(at, at + size);
+    }
+    const sources = {
+      "file name": () => file(name, "circuit.zkey"),
+      ReadableStream: () => Readable.toWeb(createReadStream(file(name, "circuit.zkey"), { highWaterMark: 4096 })),
+      "async iterable of 1000 bytes": () => pieces(1000),
+      "async iterable of 300 KB": () => pieces(300_000),
+    };
+    for (const [what, source] of Object.entries(sources)) {
+      for (const workers of [0, 2]) {
+        const got = await groth16.prove(source(), wtns, { testSeed: 9, workers });
+        assert.deepEqual(got, want, `${name}: ${what}, ${workers} workers`);
+      }
+    }
+  }
+});
+
+test("a truncated or foreign key stream rejects naming the fault, and the source is closed", async () => {
+  const zkey = await bytes("poseidon", "circuit.zkey");
+  const wtns = await bytes("poseidon", "witness.wtns");
+  for (const workers of [0, 2]) {
+    // A foreign file: rejected at its first chunk; the source is not read to
+    // its end.
+    let read = 0;
+    let closed = false;
+    async function* foreign() {
+      try {
+        for (let i = 0; i < 1000; i++) {
+          read++;
+          yield new Uint8Array(1 << 20);
+        }
+      } finally {
+        closed = true;
+      }
+    }
+    await assert.rejects(Prover.create(foreign(), { workers }), (e) => e instanceof Error && /^zkey: .*magic/.test(e.message));
+    assert.ok(closed && read < 5, `${workers} workers: ${read} chunks read, closed ${closed}`);
+    // Truncated inside a point section.
+    async function* cut() {
+      yield zkey.subarray(0, zkey.length - 1000);
+    }
+    await assert.rejects(groth16.prove(cut(), wtns, { workers }), (e) => e instanceof Error && /zkey: .*truncated/.test(e.message));
+  }
+  await assert.rejects(Prover.create(42), TypeError);
 });
 
 test("snarkjs' proof verifies; a changed signal or another circuit's proof does not", async () => {
