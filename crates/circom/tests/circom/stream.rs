@@ -226,3 +226,35 @@ fn a_streamed_key_proves_as_the_files_key() {
     assert_eq!(pa.proof, pb.proof);
     assert!(a.verify(&pa.proof, &pa.public).unwrap());
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..Default::default() })]
+
+    /// Any byte flipped, or the file cut, and streamed in chunks of any
+    /// size: the stream accepts exactly what the whole-file reader
+    /// accepts, as the same key.
+    #[test]
+    fn a_stream_accepts_what_the_file_reader_accepts(
+        pos in 0usize..1_000_000,
+        bit in 0u8..8,
+        cut in proptest::option::of(0usize..1_000_000),
+        chunk in 1usize..70_000,
+    ) {
+        let mut z = read("poseidon", "circuit.zkey");
+        let p = pos % z.len();
+        z[p] ^= 1 << bit;
+        if let Some(c) = cut {
+            z.truncate(c % z.len());
+        }
+        let whole = read_zkey::<E>(&z, ZkeyOptions::default());
+        let streamed = streamed::<E>(&z, chunk, ZkeyOptions::default());
+        match (whole, streamed) {
+            (Ok(a), Ok(b)) => {
+                let b = b.into_zkey();
+                proptest::prop_assert!(a.pk == b.pk && a.matrices == b.matrices);
+            }
+            (Err(_), Err(_)) => {}
+            (a, b) => proptest::prop_assert!(false, "whole: {:?}; streamed: {:?}", a.err(), b.err()),
+        }
+    }
+}
