@@ -268,30 +268,37 @@ pub(crate) fn update_commit(commit: &mut [u8; 32], l: &Signed, r: &Signed) {
     ]);
 }
 
-/// `secp256k1_bulletproof_deserialize_point` for every point of a block
-/// of `n` (sign bits first, then the x's): x is read modulo p as the C code
-/// reads it, y is the root that is a square, negated where the sign bit is
-/// set; `None` for an x with no point. The square roots run side by side.
-fn points_at(data: &[u8], n: usize) -> Vec<Option<Signed>> {
-    let bitvec = n.div_ceil(8);
-    let xs: Vec<Fe> = (0..n)
-        .map(|i| Fe::from_be(&data[bitvec + 32 * i..bitvec + 32 * i + 32]))
+/// `secp256k1_bulletproof_deserialize_point` for every point of each block
+/// `(data, n)` of `n` points (sign bits first, then the x's): x is read
+/// modulo p as the C code reads it, y is the root that is a square, negated
+/// where the sign bit is set; `None` for an x with no point. The square
+/// roots of all the blocks are taken together (sixteen at a time in the
+/// IFMA lanes: [`fe_sqrt_many`]).
+fn points_in<const N: usize>(blocks: [(&[u8], usize); N]) -> [Vec<Option<Signed>>; N] {
+    let x_at = |data: &[u8], n: usize, i: usize| {
+        let at = n.div_ceil(8) + 32 * i;
+        Fe::from_be(&data[at..at + 32])
+    };
+    let xs: Vec<Fe> = blocks
+        .iter()
+        .flat_map(|&(data, n)| (0..n).map(move |i| x_at(data, n, i)))
         .collect();
     let rhs: Vec<Fe> = xs.iter().map(|x| x.square().mul(x).add_u64(7)).collect();
-    let roots = fe_sqrt_many(&rhs);
-    xs.iter()
-        .zip(roots)
-        .enumerate()
-        .map(|(i, (x, y))| {
-            let negated = data[i / 8] >> (i % 8) & 1 == 1;
-            let y = y?;
-            let y = if negated { y.neg() } else { y };
-            Some(Signed {
-                point: Affine::new_unchecked(x.to_fq(), y.to_fq()),
-                y_not_square: negated,
+    let mut roots = fe_sqrt_many(&rhs).into_iter().zip(xs);
+    blocks.map(|(data, n)| {
+        (0..n)
+            .map(|i| {
+                let (y, x) = roots.next().expect("a root for every x");
+                let negated = data[i / 8] >> (i % 8) & 1 == 1;
+                let y = y?;
+                let y = if negated { y.neg() } else { y };
+                Some(Signed {
+                    point: Affine::new_unchecked(x.to_fq(), y.to_fq()),
+                    y_not_square: negated,
+                })
             })
-        })
-        .collect()
+            .collect()
+    })
 }
 
 /// A proof read and its transcript replayed: everything but the batch
@@ -443,7 +450,11 @@ impl RangeVerifier {
         if let Some(extra) = input.extra {
             commit = sha256(&[&commit, extra]);
         }
-        let head = points_at(&proof[64..193], 4);
+        // A, S, T1 and T2, and the inner product's L and R: their square
+        // roots in one batch.
+        let (k, lg) = (n.min(2), rounds(n));
+        let lr_data = &proof[193 + 32 + 64 * k..];
+        let [head, lr_points] = points_in([(&proof[64..193], 4), (lr_data, 2 * lg)]);
         let point = |i: usize, name| head[i].ok_or(ProofError::Point { name, round: 0 });
         let (a, s) = (point(0, "A")?, point(1, "S")?);
         update_commit(&mut commit, &a, &s);
@@ -463,15 +474,13 @@ impl RangeVerifier {
         // The inner product: t again, then the revealed scalars.
         let ip = &proof[193..];
         let ip_commit = sha256(&[&commit, &ip[..32]]);
-        let k = n.min(2);
         let (a_sc, b_sc) = revealed_scalars(ip, k)?;
         let dot_gap = t - a_sc.iter().zip(&b_sc).map(|(a, b)| *a * b).sum::<Fr>();
         let x_ip = nonzero_scalar(&ip_commit).ok_or(ProofError::Challenge("x (inner product)"))?;
         if n <= 2 && !dot_gap.is_zero() {
             return Err(ProofError::InnerProduct);
         }
-        let lg = rounds(n);
-        let (xs, lr) = rounds_of(ip_commit, &ip[32 + 64 * k..], lg)?;
+        let (xs, lr) = rounds_of(ip_commit, lr_data, lg, &lr_points)?;
         Ok(Parsed {
             n,
             nbits,
@@ -660,14 +669,15 @@ fn revealed_scalars(ip: &[u8], k: usize) -> Result<(Vec<Fr>, Vec<Fr>), ProofErro
 }
 
 /// The inner product's rounds: each round's challenge, hashed from the
-/// transcript, the sign bits and the raw x of its L and R, and the points.
+/// transcript, the sign bits and the raw x of its L and R, and the points
+/// (`lr_points`, decoded from `lr_data` by [`points_in`]).
 fn rounds_of(
     mut ip_commit: [u8; 32],
     lr_data: &[u8],
     lg: usize,
+    lr_points: &[Option<Signed>],
 ) -> Result<(Vec<Fr>, Vec<Affine>), ProofError> {
     let bitvec = (2 * lg).div_ceil(8);
-    let lr_points = points_at(lr_data, 2 * lg);
     let mut xs = Vec::with_capacity(lg);
     let mut lr = Vec::with_capacity(2 * lg);
     for j in 0..lg {

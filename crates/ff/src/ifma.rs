@@ -38,6 +38,7 @@ use core::arch::x86_64::*;
 
 // The token and the detection live in the selection layer; re-exported
 // here, where callers have always found them.
+pub use crate::ifma_chain::{ChainStep, MAX_CHAIN};
 pub use crate::ifma_chords::{add_affine_batch, add_affine_batch_fp2};
 pub use crate::kernel::{ifma_supported, Ifma};
 use crate::MontField;
