@@ -148,8 +148,8 @@ impl<const N: usize> Chain for [Fe; N] {
 /// time, where the CPU has them (and `ZKACCEL_KERNEL` allows them), but
 /// for a last few that four chains side by side on [`Fe`] take faster;
 /// elsewhere all on [`Fe`]. (A pass of the lanes takes as long for one
-/// element as for sixteen: 14-16 µs, against 3 µs a root on [`Fe`];
-/// 2-core Xeon family 6 model 207, best of 200.)
+/// element as for sixteen: 14-16 µs, against 3 µs a root on [`Fe`], in a
+/// one-off timing loop on a 2-core Xeon family 6 model 207, best of 200.)
 pub(crate) fn fe_sqrt_many(a: &[Fe]) -> Vec<Option<Fe>> {
     /// Below this many, the elements left after the full passes go to
     /// [`Fe`].
