@@ -20,48 +20,36 @@ function asBytes(x, what) {
 // The size of the chunks a key is sent and decoded in.
 const CHUNK = 1 << 20;
 
-// Chunks of at least CHUNK bytes (a fetch body's are often 16-64 KiB).
+// The source's bytes in chunks of CHUNK (the last shorter), each copied
+// into a buffer of its own as it arrives: a fetch body's chunks are often
+// 16-64 KiB, and a source may reuse its buffer once it has yielded it.
 async function* rechunk(chunks) {
-  let parts = [];
+  let buf = new Uint8Array(CHUNK);
   let n = 0;
-  const joined = () => {
-    if (parts.length === 1) return parts[0];
-    const out = new Uint8Array(n);
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  };
   for await (const c of chunks) {
-    parts.push(asBytes(c, "zkey chunk"));
-    n += c.byteLength;
-    if (n >= CHUNK) {
-      yield joined();
-      parts = [];
-      n = 0;
+    let b = asBytes(c, "zkey chunk");
+    while (b.length > 0) {
+      const k = Math.min(CHUNK - n, b.length);
+      buf.set(b.subarray(0, k), n);
+      n += k;
+      b = b.subarray(k);
+      if (n === CHUNK) {
+        yield buf;
+        buf = new Uint8Array(CHUNK);
+        n = 0;
+      }
     }
   }
-  if (n > 0) yield joined();
+  if (n > 0) yield buf.subarray(0, n);
 }
 
-// A ReadableStream's chunks (without relying on its async iteration, which
-// older engines lack); closing the iterator cancels the stream.
-async function* streamChunks(stream) {
-  const reader = stream.getReader();
-  let done = false;
-  try {
-    for (;;) {
-      const r = await reader.read();
-      if (r.done) {
-        done = true;
-        return;
-      }
-      yield r.value;
-    }
-  } finally {
-    if (!done) await reader.cancel().catch(() => {});
+// A stream reader's chunks (without relying on a ReadableStream's async
+// iteration, which older engines lack).
+async function* readerChunks(reader) {
+  for (;;) {
+    const r = await reader.read();
+    if (r.done) return;
+    yield r.value;
   }
 }
 
@@ -90,21 +78,52 @@ export function makeApi(bindings, load, env) {
 
   // A key as chunks in file order: bytes sliced, a file name / URL
   // streamed (env.open), a fetch Response's body or a ReadableStream read
-  // as it arrives, or any async iterable of bytes.
-  async function* keyChunks(x) {
-    if (typeof x === "string") x = await env.open(x);
-    if (typeof Response !== "undefined" && x instanceof Response) {
-      if (!x.ok) throw new Error(`${x.url}: HTTP ${x.status}`);
-      x = x.body;
+  // as it arrives, or any async iterable of bytes. `cancel()` stops the
+  // source at once, even during a read (a download is aborted); before
+  // the first read, it cancels a stream or response the caller gave.
+  function keyChunks(source) {
+    let reader = null;
+    let cancelled = false;
+    const isResponse = (x) => typeof Response !== "undefined" && x instanceof Response;
+    const isStream = (x) => typeof ReadableStream !== "undefined" && x instanceof ReadableStream;
+    async function* chunks() {
+      let x = typeof source === "string" ? await env.open(source) : source;
+      if (isResponse(x)) {
+        if (!x.ok) {
+          x.body?.cancel().catch(() => {});
+          throw new Error(`${x.url}: HTTP ${x.status}`);
+        }
+        x = x.body;
+      }
+      if (isStream(x)) {
+        reader = x.getReader();
+        if (cancelled) reader.cancel().catch(() => {});
+        try {
+          yield* rechunk(readerChunks(reader));
+        } finally {
+          reader.cancel().catch(() => {});
+        }
+      } else if (x !== null && typeof x === "object" && Symbol.asyncIterator in x) {
+        yield* rechunk(x);
+      } else {
+        const b = asBytes(x, "zkey");
+        for (let at = 0; at < b.length; at += CHUNK) yield b.subarray(at, at + CHUNK);
+      }
     }
-    if (typeof ReadableStream !== "undefined" && x instanceof ReadableStream) {
-      yield* rechunk(streamChunks(x));
-    } else if (x !== null && typeof x === "object" && Symbol.asyncIterator in x) {
-      yield* rechunk(x);
-    } else {
-      const b = asBytes(x, "zkey");
-      for (let at = 0; at < b.length; at += CHUNK) yield b.subarray(at, at + CHUNK);
-    }
+    const it = chunks();
+    return {
+      [Symbol.asyncIterator]: () => it,
+      cancel() {
+        cancelled = true;
+        if (reader) {
+          reader.cancel().catch(() => {});
+        } else if (isStream(source) && !source.locked) {
+          source.cancel().catch(() => {});
+        } else if (isResponse(source) && source.body && !source.body.locked) {
+          source.body.cancel().catch(() => {});
+        }
+      },
+    };
   }
 
   /** A snarkjs Groth16 key decoded once, to prove many witnesses: in a

@@ -61,6 +61,7 @@ export class Pool {
       }
     } catch (e) {
       for (const w of workers) w.terminate();
+      close(chunks);
       throw e;
     }
   }
@@ -143,21 +144,40 @@ function init(w, module) {
 }
 
 /** Calls `send(chunk)` on each chunk of `chunks` in turn, reading the next
- * one while `send` runs; on a failure the source is closed. */
+ * one while `send` runs. On a failure (of `send` or of the source) the
+ * source is closed without waiting for a read in flight: `chunks.cancel()`
+ * where it has one (a stream's reader cancelled at once), and the
+ * iterator's `return()`. */
 export async function feed(chunks, send) {
   const it = chunks[Symbol.asyncIterator]();
-  let next = it.next();
+  // Each read ahead is observed at once: a source that fails while `send`
+  // waits must not be an unhandled rejection (node ends the process).
+  const ahead = () => {
+    const p = it.next();
+    p.catch(() => {});
+    return p;
+  };
+  let next = ahead();
   try {
     for (;;) {
       const r = await next;
       if (r.done) return;
-      next = it.next();
+      next = ahead();
       await send(r.value);
     }
   } catch (e) {
-    next.catch(() => {});
-    await it.return?.();
+    close(chunks, it);
     throw e;
+  }
+}
+
+/** Closes a key's source (see `feed`), never throwing or waiting. */
+export function close(chunks, it = chunks[Symbol.asyncIterator]()) {
+  try {
+    chunks.cancel?.();
+    it.return?.()?.catch?.(() => {});
+  } catch {
+    // Closing is best effort; the caller's error is what is reported.
   }
 }
 

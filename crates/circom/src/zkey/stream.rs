@@ -33,6 +33,10 @@ const POINT_SECTIONS: [(u32, &str); 5] = [
     (9, "PointsH"),
 ];
 
+/// Points a section's vector is first given room for; it grows with the
+/// points that arrive.
+const FIRST_RESERVE: usize = 1 << 16;
+
 /// The streamed point sections, for the loader: each query's points and
 /// the byte length its section claimed.
 pub(super) struct StreamedPoints<E: CircomCurve> {
@@ -319,10 +323,11 @@ impl<E: CircomCurve> ZkeyStream<E> {
             ));
         }
         let size = if id == 7 { 4 * E::N8Q } else { 2 * E::N8Q };
-        // With the header (snarkjs writes it first), the exact count;
-        // without, a bounded guess that the vector outgrows if it must (a
-        // claimed length is not yet data).
-        let reserve = match self.header {
+        // With the header (snarkjs writes it first), the length must be the
+        // count it gives. Either way the vector starts small and grows with
+        // the points that arrive (`feed`): a claimed length is not yet data,
+        // and a short file must not reserve what its header claims.
+        let count = match self.header {
             Some(h) => {
                 let count = expected_count(&h, id);
                 if count as u64 * size as u64 != len {
@@ -330,22 +335,13 @@ impl<E: CircomCurve> ZkeyStream<E> {
                 }
                 count
             }
-            None => (len / size as u64).min(1 << 16) as usize,
+            None => (len / size as u64) as usize,
         };
-        let fail = |_| {
-            CircomError::format(
-                FileKind::Zkey,
-                format!("section {what}: {len} bytes of points do not fit in memory"),
-            )
-        };
+        let first = count.min(FIRST_RESERVE);
         if id == 7 {
-            let mut v = Vec::new();
-            v.try_reserve_exact(reserve).map_err(fail)?;
-            self.points.g2 = Some((len, v));
+            self.points.g2 = Some((len, Vec::with_capacity(first)));
         } else {
-            let mut v = Vec::new();
-            v.try_reserve_exact(reserve).map_err(fail)?;
-            self.points.g1[k] = Some((len, v));
+            self.points.g1[k] = Some((len, Vec::with_capacity(first)));
         }
         Ok(())
     }
@@ -356,11 +352,11 @@ impl<E: CircomCurve> ZkeyStream<E> {
         let what = POINT_SECTIONS[k].1;
         let partial = &mut self.partial;
         if POINT_SECTIONS[k].0 == 7 {
-            let (_, v) = self.points.g2.as_mut().expect("begun before its bytes");
-            feed(&g2::<E>(check), v, partial, bytes, what)
+            let (len, v) = self.points.g2.as_mut().expect("begun before its bytes");
+            feed(&g2::<E>(check), v, *len, partial, bytes, what)
         } else {
-            let (_, v) = self.points.g1[k].as_mut().expect("begun before its bytes");
-            feed(&g1::<E>(check), v, partial, bytes, what)
+            let (len, v) = self.points.g1[k].as_mut().expect("begun before its bytes");
+            feed(&g1::<E>(check), v, *len, partial, bytes, what)
         }
     }
 
@@ -447,12 +443,16 @@ fn expected_count(h: &ZkeyHeader, id: u32) -> usize {
     }
 }
 
-/// `bytes` of a point section decoded onto `out`, a point split between
-/// chunks completed from `partial`; a point that does not decode is an
-/// error naming its index in the section.
+/// `bytes` of a point section (of `len` bytes) decoded onto `out`, a point
+/// split between chunks completed from `partial`; a point that does not
+/// decode is an error naming its index in the section. `out` grows with
+/// the points that arrive, at most doubling and never past the section's
+/// point count, so a vector holds at most twice the points decoded so far
+/// and ends exactly full.
 fn feed<T, D>(
     dec: &PointDecoder<T, D>,
     out: &mut Vec<T>,
+    len: u64,
     partial: &mut Vec<u8>,
     mut bytes: &[u8],
     what: &str,
@@ -462,6 +462,17 @@ where
     D: Fn(&[u8]) -> Option<T> + Sync,
 {
     let size = dec.size();
+    let need = out.len() + (partial.len() + bytes.len()) / size;
+    if need > out.capacity() {
+        let cap = usize::try_from(len / size as u64).unwrap_or(usize::MAX);
+        let target = need.max(2 * out.capacity()).min(cap.max(need));
+        out.try_reserve_exact(target - out.len()).map_err(|_| {
+            CircomError::format(
+                FileKind::Zkey,
+                format!("section {what}: {len} bytes of points do not fit in memory"),
+            )
+        })?;
+    }
     let bad = AtomicUsize::new(usize::MAX);
     if !partial.is_empty() {
         let n = (size - partial.len()).min(bytes.len());
@@ -510,7 +521,7 @@ pub fn zkey_curve_prefix(bytes: &[u8]) -> Result<Option<Curve>, CircomError> {
                 return Ok(None);
             };
             let n8q = u32::from_le_bytes(n8q.try_into().expect("4 bytes")) as usize;
-            let Some(q) = body.get(4..4 + n8q) else {
+            let Some(q) = body.get(4..).and_then(|b| b.get(..n8q)) else {
                 return Ok(None);
             };
             return Curve::from_q(q)

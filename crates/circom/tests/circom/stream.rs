@@ -258,3 +258,22 @@ proptest::proptest! {
         }
     }
 }
+
+/// A header claiming 2^28 signals, a point section claiming their 16 GiB,
+/// and the file ending soon after: the truncation error `read_zkey` gives,
+/// with no room reserved for what was only claimed (the vector grows with
+/// the points that arrive).
+#[test]
+fn a_huge_claim_on_a_short_file_is_a_truncation() {
+    let zkey = read("poseidon", "circuit.zkey");
+    let n_vars = 1u32 << 28;
+    let a = section_body(&zkey, 5);
+    let mut z = zkey[..a + 1000].to_vec();
+    let at = section_body(&zkey, 2) + 72;
+    z[at..at + 4].copy_from_slice(&n_vars.to_le_bytes());
+    z[a - 8..a].copy_from_slice(&(u64::from(n_vars) * 64).to_le_bytes());
+    let want = read_zkey::<E>(&z, ZkeyOptions::default()).unwrap_err();
+    let got = streamed::<E>(&z, 4096, ZkeyOptions::default()).unwrap_err();
+    assert_eq!(got.to_string(), want.to_string());
+    assert!(got.to_string().contains("truncated"), "{got}");
+}

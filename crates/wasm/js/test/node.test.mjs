@@ -333,12 +333,36 @@ test("a truncated or foreign key stream rejects naming the fault, and the source
       }
     }
     await assert.rejects(Prover.create(foreign(), { workers }), (e) => e instanceof Error && /^zkey: .*magic/.test(e.message));
+    // Closed without waiting for it: settled within a few ticks.
+    for (let i = 0; i < 50 && !closed; i++) await new Promise((r) => setTimeout(r, 2));
     assert.ok(closed && read < 5, `${workers} workers: ${read} chunks read, closed ${closed}`);
     // Truncated inside a point section.
     async function* cut() {
       yield zkey.subarray(0, zkey.length - 1000);
     }
     await assert.rejects(groth16.prove(cut(), wtns, { workers }), (e) => e instanceof Error && /zkey: .*truncated/.test(e.message));
+    // A source that fails while the workers decode its first chunk: a
+    // rejection (not an unhandled one, which would end node).
+    async function* failing() {
+      yield zkey.subarray(0, 1 << 20);
+      await new Promise((r) => setTimeout(r, 1));
+      throw new Error("the source broke");
+    }
+    await assert.rejects(Prover.create(failing(), { workers }), /^Error: zkey: the source broke/);
+  }
+  // A source that reuses one buffer for every chunk it yields.
+  async function* reused() {
+    const buf = new Uint8Array(7000);
+    for (let at = 0; at < zkey.length; at += buf.length) {
+      const piece = zkey.subarray(at, at + buf.length);
+      buf.set(piece);
+      yield buf.subarray(0, piece.length);
+    }
+  }
+  const wtnsBytes = await bytes("poseidon", "witness.wtns");
+  const want = await groth16.prove(zkey, wtnsBytes, { testSeed: 4, workers: 0 });
+  for (const workers of [0, 2]) {
+    assert.deepEqual(await groth16.prove(reused(), wtnsBytes, { testSeed: 4, workers }), want, `${workers} workers`);
   }
   await assert.rejects(Prover.create(42), TypeError);
 });
