@@ -6,6 +6,74 @@ use crate::error::{CircomError, FileKind};
 use core::ops::Range;
 use std::io::{Read, Seek, SeekFrom};
 
+/// The messages of the container's faults, one set for every reader (the
+/// whole file's [`BinFile`], the seekable [`SeekFile`] and the zkey's
+/// stream), so that all name a fault alike.
+pub(crate) mod fault {
+    use crate::error::{CircomError, FileKind};
+
+    /// An error about section `name`: `section {name}: {msg}`.
+    pub(crate) fn section(kind: FileKind, name: &str, msg: impl core::fmt::Display) -> CircomError {
+        CircomError::format(kind, format!("section {name}: {msg}"))
+    }
+
+    /// `n` bytes needed at `pos`, `has` there.
+    pub(crate) fn short(n: u64, pos: u64, has: u64) -> String {
+        format!("needs {n} bytes at offset {pos}, has {has} (truncated?)")
+    }
+
+    /// A file shorter than its 12-byte header (`has` bytes).
+    pub(crate) fn short_file_header(kind: FileKind, has: u64) -> CircomError {
+        section(kind, "file header", short(12, 0, has))
+    }
+
+    /// The file ends inside section `i`'s 12-byte header, which starts at
+    /// `pos`.
+    pub(crate) fn short_section_header(kind: FileKind, i: u32, pos: u64, end: u64) -> CircomError {
+        CircomError::format(
+            kind,
+            format!("section {i}'s header needs 12 bytes at offset {pos}, the file ends at {end} (truncated?)"),
+        )
+    }
+
+    /// Section `i` (id `id`) claims `len` bytes from `start`, past the
+    /// file's end.
+    pub(crate) fn past_end(
+        kind: FileKind,
+        i: u32,
+        id: u32,
+        len: u64,
+        start: u64,
+        end: u64,
+    ) -> CircomError {
+        CircomError::format(
+            kind,
+            format!("section {i} (id {id}) claims {len} bytes at offset {start}, but the file ends at {end} (truncated?)"),
+        )
+    }
+
+    /// `extra` bytes after the last of `count` sections.
+    pub(crate) fn trailing(kind: FileKind, extra: u64, count: u32) -> CircomError {
+        CircomError::format(
+            kind,
+            format!("{extra} bytes after the last of {count} sections"),
+        )
+    }
+
+    /// Section `id` (`name`), which must appear once, appears again.
+    pub(crate) fn repeated(kind: FileKind, id: u32, name: &str) -> CircomError {
+        CircomError::format(
+            kind,
+            format!("section {id} ({name}) appears more than once"),
+        )
+    }
+
+    /// `what` takes `n` bytes where `left` are.
+    pub(crate) fn length(what: &str, left: u64, n: u64) -> String {
+        format!("{what}: {left} bytes where {n} are expected")
+    }
+}
+
 /// The container's first 12 bytes: the magic and version checked as
 /// snarkjs checks them; the section count.
 pub(crate) fn file_header(
@@ -46,10 +114,7 @@ fn the_one<'t, T>(
         .next()
         .ok_or_else(|| CircomError::format(kind, format!("section {id} ({name}) is missing")))?;
     if found.next().is_some() {
-        return Err(CircomError::format(
-            kind,
-            format!("section {id} ({name}) appears more than once"),
-        ));
+        return Err(fault::repeated(kind, id, name));
     }
     Ok(first)
 }
@@ -70,10 +135,10 @@ impl<'a> BinFile<'a> {
         magic: &[u8; 4],
         max_version: u32,
     ) -> Result<Self, CircomError> {
-        let err = |m: String| CircomError::format(kind, m);
         let mut c = Cursor::new(data, kind, "file header");
         let count = file_header(&mut c, kind, magic, max_version)?;
         let mut sections = Vec::new();
+        let end = data.len() as u64;
         for i in 0..count {
             let id = c.u32()?;
             let len = c.u64()?;
@@ -81,20 +146,12 @@ impl<'a> BinFile<'a> {
             let len = usize::try_from(len)
                 .ok()
                 .filter(|&l| l <= data.len() - start)
-                .ok_or_else(|| {
-                    err(format!(
-                        "section {i} (id {id}) claims {len} bytes at offset {start}, but the file ends at {} (truncated?)",
-                        data.len()
-                    ))
-                })?;
+                .ok_or_else(|| fault::past_end(kind, i, id, len, start as u64, end))?;
             sections.push((id, start..start + len));
             c.pos = start + len;
         }
         if c.pos != data.len() {
-            return Err(err(format!(
-                "{} bytes after the last of {count} sections",
-                data.len() - c.pos
-            )));
+            return Err(fault::trailing(kind, (data.len() - c.pos) as u64, count));
         }
         Ok(BinFile {
             kind,
@@ -138,7 +195,7 @@ impl<'a> Cursor<'a> {
 
     /// An error about this section.
     pub(crate) fn err(&self, msg: impl core::fmt::Display) -> CircomError {
-        CircomError::format(self.kind, format!("section {}: {msg}", self.name))
+        fault::section(self.kind, self.name, msg)
     }
 
     /// How many bytes of the section are still unread.
@@ -149,11 +206,8 @@ impl<'a> Cursor<'a> {
     /// The next `n` bytes.
     pub(crate) fn bytes(&mut self, n: usize) -> Result<&'a [u8], CircomError> {
         if self.data.len() - self.pos < n {
-            return Err(self.err(format!(
-                "needs {n} bytes at offset {}, has {} (truncated?)",
-                self.pos,
-                self.data.len() - self.pos
-            )));
+            let has = self.data.len() - self.pos;
+            return Err(self.err(fault::short(n as u64, self.pos as u64, has as u64)));
         }
         let b = &self.data[self.pos..self.pos + n];
         self.pos += n;
@@ -178,7 +232,7 @@ impl<'a> Cursor<'a> {
     pub(crate) fn rest_exactly(&mut self, n: usize, what: &str) -> Result<&'a [u8], CircomError> {
         let left = self.data.len() - self.pos;
         if left != n {
-            return Err(self.err(format!("{what}: {left} bytes where {n} are expected")));
+            return Err(self.err(fault::length(what, left as u64, n as u64)));
         }
         self.bytes(n)
     }
@@ -217,14 +271,11 @@ impl<R: Read + Seek> SeekFile<R> {
         max_version: u32,
     ) -> Result<Self, CircomError> {
         let io = |e| CircomError::io(format!("{kind} file"), e);
-        let err = |m: String| CircomError::format(kind, m);
         let file_len = reader.seek(SeekFrom::End(0)).map_err(io)?;
         reader.seek(SeekFrom::Start(0)).map_err(io)?;
         let mut head = [0u8; 12];
         if file_len < 12 {
-            return Err(err(format!(
-                "section file header: needs 12 bytes at offset 0, has {file_len} (truncated?)"
-            )));
+            return Err(fault::short_file_header(kind, file_len));
         }
         reader.read_exact(&mut head).map_err(io)?;
         let count = file_header(
@@ -237,9 +288,7 @@ impl<R: Read + Seek> SeekFile<R> {
         let mut pos = 12u64;
         for i in 0..count {
             if file_len - pos < 12 {
-                return Err(err(format!(
-                    "section {i}'s header needs 12 bytes at offset {pos}, the file ends at {file_len} (truncated?)"
-                )));
+                return Err(fault::short_section_header(kind, i, pos, file_len));
             }
             let mut sh = [0u8; 12];
             reader.read_exact(&mut sh).map_err(io)?;
@@ -247,19 +296,14 @@ impl<R: Read + Seek> SeekFile<R> {
             let (id, len) = (c.u32()?, c.u64()?);
             let start = pos + 12;
             if len > file_len - start {
-                return Err(err(format!(
-                    "section {i} (id {id}) claims {len} bytes at offset {start}, but the file ends at {file_len} (truncated?)"
-                )));
+                return Err(fault::past_end(kind, i, id, len, start, file_len));
             }
             sections.push((id, start, len));
             pos = start + len;
             reader.seek(SeekFrom::Start(pos)).map_err(io)?;
         }
         if pos != file_len {
-            return Err(err(format!(
-                "{} bytes after the last of {count} sections",
-                file_len - pos
-            )));
+            return Err(fault::trailing(kind, file_len - pos, count));
         }
         Ok(SeekFile {
             reader,
@@ -315,7 +359,7 @@ pub(crate) struct Section<'f, R> {
 impl<R: Read + Seek> Section<'_, R> {
     /// An error about this section.
     pub(crate) fn err(&self, msg: impl core::fmt::Display) -> CircomError {
-        CircomError::format(self.kind, format!("section {}: {msg}", self.name))
+        fault::section(self.kind, self.name, msg)
     }
 
     fn io(&self, e: std::io::Error) -> CircomError {
@@ -352,11 +396,7 @@ impl<R: Read + Seek> Section<'_, R> {
     pub(crate) fn read(&mut self, buf: &mut [u8]) -> Result<(), CircomError> {
         let n = buf.len() as u64;
         if self.remaining() < n {
-            return Err(self.err(format!(
-                "needs {n} bytes at offset {}, has {} (truncated?)",
-                self.pos,
-                self.remaining()
-            )));
+            return Err(self.err(fault::short(n, self.pos, self.remaining())));
         }
         self.reader.read_exact(buf).map_err(|e| self.io(e))?;
         self.pos += n;
@@ -413,7 +453,7 @@ impl<R: Read + Seek> Section<'_, R> {
     pub(crate) fn expect_rest(&self, n: u64, what: &str) -> Result<(), CircomError> {
         let left = self.remaining();
         if left != n {
-            return Err(self.err(format!("{what}: {left} bytes where {n} are expected")));
+            return Err(self.err(fault::length(what, left, n)));
         }
         Ok(())
     }

@@ -127,6 +127,19 @@ mod tests {
         *t.last().unwrap()
     }
 
+    /// The token, or `None` after saying on stderr that `test` is skipped.
+    fn lanes_or_skip(test: &str) -> Option<Ifma> {
+        let ifma = Ifma::detect();
+        if ifma.is_none() {
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: {test} (no AVX-512 IFMA, or ZKACCEL_KERNEL caps it)"
+            );
+        }
+        ifma
+    }
+
     fn step(from: u8, squarings: u16, times: Option<u8>) -> ChainStep {
         ChainStep {
             from,
@@ -167,12 +180,7 @@ mod tests {
 
     #[test]
     fn chains_equal_arkworks_powers() {
-        let Some(ifma) = Ifma::detect() else {
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: ifma_chain tests (no AVX-512 IFMA, or ZKACCEL_KERNEL caps it)"
-            );
+        let Some(ifma) = lanes_or_skip("ifma_chain tests") else {
             return;
         };
         check::<ark_secp256k1::Fq>(ifma, "secp256k1 Fq");
@@ -182,12 +190,7 @@ mod tests {
 
     #[test]
     fn bad_chains_and_fields_are_refused_untouched() {
-        let Some(ifma) = Ifma::detect() else {
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "SKIPPED: ifma_chain refusals (no AVX-512 IFMA)"
-            );
+        let Some(ifma) = lanes_or_skip("ifma_chain refusals") else {
             return;
         };
         let x = ark_bn254::Fq::from(5u64);

@@ -39,28 +39,28 @@ export class Pool {
    * closed) if any fails. */
   static async create(n, spawn, module, chunks) {
     const workers = [];
+    let pool = null;
     try {
       for (let i = 0; i < n; i++) workers.push(spawn());
       await Promise.all(workers.map((w) => init(w, module)));
-      const pool = new Pool(workers, 0);
-      try {
-        // Each worker its own copy, made here and transferred: a structured
-        // clone would serialise it on this thread and deserialise it in the
-        // worker (about 70 ms each way for a 125 MiB key in node 20), where
-        // a copy is one memcpy; the caller's bytes stay theirs.
-        await feed(chunks, (bytes) => Promise.all(workers.map((_, i) => {
-          const copy = new Uint8Array(bytes);
-          return pool.call(i, { op: "chunk", bytes: copy }, [copy.buffer]);
-        })));
-        const infos = await Promise.all(workers.map((_, i) => pool.call(i, { op: "end" })));
-        pool.#hTerms = infos[0].hTerms;
-        return { pool, info: infos[0] };
-      } catch (e) {
-        pool.terminate();
-        throw e;
-      }
+      pool = new Pool(workers, 0);
+      // Each worker its own copy, made here and transferred: a structured
+      // clone would serialise it on this thread and deserialise it in the
+      // worker (about 70 ms each way for a 125 MiB key in node 20), where a
+      // copy is one memcpy; the caller's bytes stay theirs.
+      await feed(chunks, (bytes) => Promise.all(workers.map((_, i) => {
+        const copy = new Uint8Array(bytes);
+        return pool.call(i, { op: "chunk", bytes: copy }, [copy.buffer]);
+      })));
+      const infos = await Promise.all(workers.map((_, i) => pool.call(i, { op: "end" })));
+      pool.#hTerms = infos[0].hTerms;
+      return { pool, info: infos[0] };
     } catch (e) {
-      for (const w of workers) w.terminate();
+      // The pool (its pending calls rejected) or, before it, the workers.
+      if (pool) pool.terminate();
+      else for (const w of workers) w.terminate();
+      // Where `feed` failed it closed the source already; closing again is
+      // a no-op. Where a worker failed to start, the source is untouched.
       close(chunks);
       throw e;
     }

@@ -149,12 +149,8 @@ impl KeyProver {
 /// decoded straight into the key, so the whole file is never held beside
 /// its decoded form. [`KeyStream::finish`] gives the [`KeyProver`] that
 /// [`KeyProver::new`] gives for the same bytes, or its error.
-#[derive(Default)]
 pub enum KeyStream {
     /// The first bytes, until they name the curve.
-    #[default]
-    Start,
-    /// Bytes before the curve is known.
     Prefix(Vec<u8>),
     /// A `bn128` key.
     Bn254(Box<ZkeyStream<Bn254>>),
@@ -164,10 +160,16 @@ pub enum KeyStream {
     Failed,
 }
 
+impl Default for KeyStream {
+    fn default() -> Self {
+        KeyStream::Prefix(Vec::new())
+    }
+}
+
 impl KeyStream {
     /// An empty stream.
     pub fn new() -> Self {
-        KeyStream::Start
+        Self::default()
     }
 
     /// The next bytes of the file; a malformed file is an error as soon
@@ -180,43 +182,23 @@ impl KeyStream {
         r
     }
 
+    /// [`KeyStream::push`]: once the prefix names the curve, that curve's
+    /// stream with the prefix pushed.
     fn push_inner(&mut self, chunk: &[u8]) -> Result<(), CircomError> {
         let prefix = match self {
             KeyStream::Bn254(s) => return s.push(chunk),
             KeyStream::Bls12_381(s) => return s.push(chunk),
             KeyStream::Failed => return Err(rejected()),
-            KeyStream::Start => {
-                *self = KeyStream::Prefix(chunk.to_vec());
-                return self.named();
-            }
             KeyStream::Prefix(p) => p,
         };
         prefix.extend_from_slice(chunk);
-        self.named()
-    }
-
-    /// Once the prefix names the curve, that curve's stream with the
-    /// prefix pushed.
-    fn named(&mut self) -> Result<(), CircomError> {
-        let KeyStream::Prefix(prefix) = self else {
-            return Ok(());
-        };
         let Some(curve) = zkey_curve_prefix(prefix)? else {
             return Ok(());
         };
         let prefix = std::mem::take(prefix);
-        let opts = ZkeyOptions::default();
         *self = match curve {
-            Curve::Bn254 => {
-                let mut s = ZkeyStream::new(opts);
-                s.push(&prefix)?;
-                KeyStream::Bn254(Box::new(s))
-            }
-            Curve::Bls12_381 => {
-                let mut s = ZkeyStream::new(opts);
-                s.push(&prefix)?;
-                KeyStream::Bls12_381(Box::new(s))
-            }
+            Curve::Bn254 => KeyStream::Bn254(started(&prefix)?),
+            Curve::Bls12_381 => KeyStream::Bls12_381(started(&prefix)?),
         };
         Ok(())
     }
@@ -227,7 +209,6 @@ impl KeyStream {
         let zero = std::time::Duration::ZERO;
         Ok(match self {
             // Too short to name a curve: the whole-file reader's error.
-            KeyStream::Start => KeyProver::new(&[])?,
             KeyStream::Prefix(p) => KeyProver::new(&p)?,
             KeyStream::Bn254(s) => {
                 KeyProver::Bn254(Box::new(CircomProver::from_key(s.finish()?, b, zero)))
@@ -238,6 +219,13 @@ impl KeyStream {
             KeyStream::Failed => return Err(rejected()),
         })
     }
+}
+
+/// A stream of curve `E` with `prefix` pushed.
+fn started<E: CircomCurve>(prefix: &[u8]) -> Result<Box<ZkeyStream<E>>, CircomError> {
+    let mut s = ZkeyStream::new(ZkeyOptions::default());
+    s.push(prefix)?;
+    Ok(Box::new(s))
 }
 
 fn rejected() -> CircomError {

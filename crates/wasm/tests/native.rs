@@ -90,14 +90,17 @@ fn err_of<T>(r: Result<T, zkaccel_circom::CircomError>) -> String {
     }
 }
 
+/// The lengths a key of `n` bytes is cut at: every one up to 80 (the
+/// headers, section 2 and the start of IC), then a stride through the
+/// file, and one byte short.
+fn cut_lengths(n: usize) -> impl Iterator<Item = usize> {
+    (0..80).chain((80..n).step_by(n / 97 + 1)).chain([n - 1])
+}
+
 #[test]
 fn truncated_or_corrupted_keys_are_errors_naming_the_file() {
     let zkey = fixture("poseidon", "circuit.zkey");
-    // Every prefix length near the start and the sections' boundaries,
-    // then a stride through the file.
-    let n = zkey.len();
-    let lens = (0..64).chain((64..n).step_by(n / 97 + 1)).chain([n - 1]);
-    for len in lens {
+    for len in cut_lengths(zkey.len()) {
         let msg = err_of(KeyProver::new(&zkey[..len]));
         assert!(msg.contains("zkey"), "{len} bytes: {msg}");
     }
@@ -278,9 +281,7 @@ fn a_key_streamed_in_chunks_proves_as_the_whole_file() {
 #[test]
 fn a_streamed_key_fails_as_the_whole_file_does() {
     let zkey = fixture("poseidon", "circuit.zkey");
-    let n = zkey.len();
-    let lens = (0..80).chain((80..n).step_by(n / 97 + 1)).chain([n - 1]);
-    for len in lens {
+    for len in cut_lengths(zkey.len()) {
         let want = err_of(KeyProver::new(&zkey[..len]));
         for chunk in [7, 4096] {
             assert_eq!(err_of(streamed(&zkey[..len], chunk)), want, "{len} bytes");

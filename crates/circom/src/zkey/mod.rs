@@ -337,6 +337,17 @@ fn load<E: CircomCurve, R: Read + Seek + Send>(
     })
 }
 
+/// How many points query section `id` (5 to 9: A, B1, B2, C, H) holds for
+/// `header`: `nVars` for A, B1 and B2, `nVars - nPublic - 1` for C (the L
+/// query), `domainSize` for H.
+fn points_in_section(header: &ZkeyHeader, id: u32) -> usize {
+    match id {
+        5..=7 => header.n_vars,
+        8 => header.n_vars - header.n_public - 1,
+        _ => header.domain_size,
+    }
+}
+
 /// The point sections' contents: IC, and each query where it lies or
 /// decoded.
 struct Queries<E: CircomCurve> {
@@ -358,7 +369,7 @@ fn query_points<E: CircomCurve, R: Read + Seek + Send>(
     header: &ZkeyHeader,
     mut streamed: Option<stream::StreamedPoints<E>>,
 ) -> Result<Queries<E>, CircomError> {
-    let (n_vars, n_public) = (header.n_vars, header.n_public);
+    let n_public = header.n_public;
     let check = opts.check_points;
     let (dec_g1, dec_g2) = (points::g1::<E>(check), points::g2::<E>(check));
     let (how_g1, how_g2) = map.map_or_else(Default::default, |_| {
@@ -371,19 +382,20 @@ fn query_points<E: CircomCurve, R: Read + Seek + Send>(
         Some(points) => points.map(Points::Owned),
         None => section_points(file, map, how_g1, id, name, count, &dec_g1),
     };
+    let count = |id| points_in_section(header, id);
     let gamma_abc_g1 = g1(3, "IC", n_public + 1)?.into_vec(E::g1_bases, E::g1_affine);
-    let a_query = g1(5, "PointsA", n_vars)?;
-    let b_g1_query = g1(6, "PointsB1", n_vars)?;
-    let l_query = g1(8, "PointsC", n_vars - n_public - 1)?;
+    let a_query = g1(5, "PointsA", count(5))?;
+    let b_g1_query = g1(6, "PointsB1", count(6))?;
+    let l_query = g1(8, "PointsC", count(8))?;
     // H first among the domain-sized parts: its length, checked against
     // the file's, bounds domainSize before the coefficients use it.
-    let h_query = g1(9, "PointsH", header.domain_size)?;
+    let h_query = g1(9, "PointsH", count(9))?;
     let b_g2_query = match streamed
         .as_mut()
-        .and_then(|s| s.take_g2("PointsB2", n_vars))
+        .and_then(|s| s.take_g2("PointsB2", count(7)))
     {
         Some(points) => Points::Owned(points?),
-        None => section_points(file, map, how_g2, 7, "PointsB2", n_vars, &dec_g2)?,
+        None => section_points(file, map, how_g2, 7, "PointsB2", count(7), &dec_g2)?,
     };
     Ok(Queries {
         gamma_abc_g1,

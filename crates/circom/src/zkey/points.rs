@@ -174,11 +174,14 @@ fn expect_points<R: Read + Seek>(
     let bytes = count
         .checked_mul(size)
         .ok_or_else(|| s.err(format!("{count} {what} points overflow")))?;
-    s.expect_rest(
-        bytes as u64,
-        &format!("{count} {what} points of {size} bytes"),
-    )?;
+    s.expect_rest(bytes as u64, &points_of(count, what, size))?;
     Ok(bytes)
+}
+
+/// What a point section of `count` points of `size` bytes holds, as its
+/// length error names it (the file readers' and the stream's).
+pub(super) fn points_of(count: usize, what: &str, size: usize) -> String {
+    format!("{count} {what} points of {size} bytes")
 }
 
 /// Section `id`'s points: where `map` holds the file, checked and used in

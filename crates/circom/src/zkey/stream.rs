@@ -16,9 +16,9 @@
 //! chunk.
 
 use super::header::{self, ZkeyHeader, MAGIC};
-use super::points::{g1, g2, PointDecoder};
-use super::{load, ProverKey, ZkeyOptions};
-use crate::binfile::{file_header, Cursor as BinCursor, SeekFile};
+use super::points::{g1, g2, points_of, PointDecoder};
+use super::{load, points_in_section, ProverKey, ZkeyOptions};
+use crate::binfile::{fault, file_header, Cursor as BinCursor, SeekFile};
 use crate::curve::{CircomCurve, Curve};
 use crate::error::{CircomError, FileKind};
 use std::io::Cursor;
@@ -71,15 +71,19 @@ impl<E: CircomCurve> StreamedPoints<E> {
     }
 }
 
-/// The message of a point section whose length is not `count` points (the
+/// The error of a point section whose length is not `count` points (the
 /// file readers' message).
 fn count_error(what: &str, count: usize, size: usize, len: u64) -> CircomError {
     let n = count as u64 * size as u64;
+    let msg = fault::length(&points_of(count, what, size), len, n);
+    fault::section(FileKind::Zkey, what, msg)
+}
+
+/// The error of every push, and of the end, after a rejected chunk.
+fn rejected(pos: u64) -> CircomError {
     CircomError::format(
         FileKind::Zkey,
-        format!(
-            "section {what}: {count} {what} points of {size} bytes: {len} bytes where {n} are expected"
-        ),
+        format!("an earlier chunk of this stream was rejected (at byte {pos})"),
     )
 }
 
@@ -166,9 +170,8 @@ pub struct ZkeyStream<E: CircomCurve> {
     /// count patched when read), then each kept section whole.
     kept: Vec<u8>,
     kept_count: u32,
-    /// Which point sections have begun (each may appear once).
-    seen: [bool; 5],
-    /// The decoded points.
+    /// The decoded points (a section's slot filled when it begins: each
+    /// may appear once).
     points: StreamedPoints<E>,
     /// The bytes of a point split between chunks.
     partial: Vec<u8>,
@@ -191,7 +194,6 @@ impl<E: CircomCurve> ZkeyStream<E> {
             begun: 0,
             kept: Vec::new(),
             kept_count: 0,
-            seen: [false; 5],
             points: StreamedPoints {
                 g1: Default::default(),
                 g2: None,
@@ -256,13 +258,7 @@ impl<E: CircomCurve> ZkeyStream<E> {
                 self.trailing += bytes.len() as u64;
                 Ok(bytes.len())
             }
-            Place::Failed => Err(CircomError::format(
-                FileKind::Zkey,
-                format!(
-                    "an earlier chunk of this stream was rejected (at byte {})",
-                    self.pos
-                ),
-            )),
+            Place::Failed => Err(rejected(self.pos)),
         }
     }
 
@@ -316,11 +312,13 @@ impl<E: CircomCurve> ZkeyStream<E> {
     /// the header gives where it came first, its vector reserved.
     fn begin_points(&mut self, k: usize, len: u64) -> Result<(), CircomError> {
         let (id, what) = POINT_SECTIONS[k];
-        if std::mem::replace(&mut self.seen[k], true) {
-            return Err(CircomError::format(
-                FileKind::Zkey,
-                format!("section {id} ({what}) appears more than once"),
-            ));
+        let begun = if id == 7 {
+            self.points.g2.is_some()
+        } else {
+            self.points.g1[k].is_some()
+        };
+        if begun {
+            return Err(fault::repeated(FileKind::Zkey, id, what));
         }
         let size = if id == 7 { 4 * E::N8Q } else { 2 * E::N8Q };
         // With the header (snarkjs writes it first), the length must be the
@@ -329,7 +327,7 @@ impl<E: CircomCurve> ZkeyStream<E> {
         // and a short file must not reserve what its header claims.
         let count = match self.header {
             Some(h) => {
-                let count = expected_count(&h, id);
+                let count = points_in_section(&h, id);
                 if count as u64 * size as u64 != len {
                     return Err(count_error(what, count, size, len));
                 }
@@ -383,63 +381,43 @@ impl<E: CircomCurve> ZkeyStream<E> {
         Ok(())
     }
 
-    /// The kept sections so far as a container.
-    fn kept_file(&mut self) -> Result<SeekFile<Cursor<&[u8]>>, CircomError> {
+    /// The kept sections so far as a container (its section count set to
+    /// theirs).
+    fn kept_container(&mut self) -> &[u8] {
         self.kept[8..12].copy_from_slice(&self.kept_count.to_le_bytes());
-        SeekFile::scan(Cursor::new(&self.kept[..]), FileKind::Zkey, MAGIC, 1)
+        &self.kept
+    }
+
+    /// [`ZkeyStream::kept_container`] read as a file.
+    fn kept_file(&mut self) -> Result<SeekFile<Cursor<&[u8]>>, CircomError> {
+        SeekFile::scan(Cursor::new(self.kept_container()), FileKind::Zkey, MAGIC, 1)
     }
 
     /// The key, once every byte is in: the same as
     /// [`read_zkey`](super::read_zkey) of the whole file, or its error (a
     /// truncated file names the section it ends in).
     pub fn finish(mut self) -> Result<ProverKey<E>, CircomError> {
-        let (pos, err) = (self.pos, |m: String| CircomError::format(FileKind::Zkey, m));
-        match &self.place {
-            Place::FileHeader => {
-                return Err(err(format!(
-                    "section file header: needs 12 bytes at offset 0, has {pos} (truncated?)"
-                )))
-            }
+        let (pos, kind) = (self.pos, FileKind::Zkey);
+        match self.place {
+            Place::FileHeader => return Err(fault::short_file_header(kind, pos)),
             Place::SectionHeader => {
-                return Err(err(format!(
-                    "section {}'s header needs 12 bytes at offset {}, the file ends at {pos} (truncated?)",
-                    self.begun,
-                    pos - self.head.len() as u64
-                )))
+                let at = pos - self.head.len() as u64;
+                return Err(fault::short_section_header(kind, self.begun, at, pos));
             }
             Place::Body { id, len, left, .. } => {
                 let start = pos - (len - left);
-                return Err(err(format!(
-                    "section {} (id {id}) claims {len} bytes at offset {start}, but the file ends at {pos} (truncated?)",
-                    self.begun - 1
-                )));
+                return Err(fault::past_end(kind, self.begun - 1, id, len, start, pos));
             }
-            Place::Failed => {
-                return Err(err(format!(
-                    "an earlier chunk of this stream was rejected (at byte {pos})"
-                )))
-            }
+            Place::Failed => return Err(rejected(pos)),
             Place::End => {}
         }
         if self.trailing > 0 {
-            return Err(err(format!(
-                "{} bytes after the last of {} sections",
-                self.trailing, self.count
-            )));
+            return Err(fault::trailing(kind, self.trailing, self.count));
         }
-        self.kept[8..12].copy_from_slice(&self.kept_count.to_le_bytes());
+        self.kept_container();
         let kept = std::mem::take(&mut self.kept);
         let file = SeekFile::scan(Cursor::new(kept), FileKind::Zkey, MAGIC, 1)?;
         load::<E, _>(file, None, self.opts, Some(self.points))
-    }
-}
-
-/// How many points section `id` holds for header `h`.
-fn expected_count(h: &ZkeyHeader, id: u32) -> usize {
-    match id {
-        5..=7 => h.n_vars,
-        8 => h.n_vars - h.n_public - 1,
-        _ => h.domain_size,
     }
 }
 
@@ -467,10 +445,8 @@ where
         let cap = usize::try_from(len / size as u64).unwrap_or(usize::MAX);
         let target = need.max(2 * out.capacity()).min(cap.max(need));
         out.try_reserve_exact(target - out.len()).map_err(|_| {
-            CircomError::format(
-                FileKind::Zkey,
-                format!("section {what}: {len} bytes of points do not fit in memory"),
-            )
+            let msg = format!("{len} bytes of points do not fit in memory");
+            fault::section(FileKind::Zkey, what, msg)
         })?;
     }
     let bad = AtomicUsize::new(usize::MAX);
@@ -489,10 +465,7 @@ where
     partial.extend_from_slice(&bytes[whole..]);
     match bad.load(std::sync::atomic::Ordering::Relaxed) {
         usize::MAX => Ok(()),
-        i => Err(CircomError::format(
-            FileKind::Zkey,
-            format!("section {what}: {}", dec.bad_point(what, i)),
-        )),
+        i => Err(fault::section(FileKind::Zkey, what, dec.bad_point(what, i))),
     }
 }
 
