@@ -120,13 +120,13 @@ pub(crate) fn mul_no_carry<const N: usize>(
 }
 
 /// `a * b * 2^(-64 N) mod p` (see [`mul_no_carry`]'s conditions) by the
-/// target's best form: [`mul_no_carry_by_words`] on WebAssembly,
+/// target's best form: [`mul_by_29_bit_limbs`] on WebAssembly,
 /// [`mul_no_carry`] elsewhere.
 #[inline(always)]
 pub(crate) fn mul<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], inv: u64) -> [u64; N] {
     #[cfg(target_arch = "wasm32")]
     {
-        mul_no_carry_by_words(a, b, p, inv)
+        mul_by_29_bit_limbs(a, b, p, inv)
     }
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -190,6 +190,130 @@ pub(crate) fn mul_no_carry_by_words<const N: usize>(
     reduce_once(out, 0, p)
 }
 
+/// Bits per limb of [`mul_by_29_bit_limbs`].
+const BITS29: u32 = 29;
+const MASK29: u64 = (1 << BITS29) - 1;
+/// The most 29-bit limbs [`mul_by_29_bit_limbs`] unrolls (six 64-bit limbs).
+const MAX_LIMBS29: usize = 14;
+
+/// The 29-bit limbs of `x 2^shift` (`x` in `N` 64-bit limbs, little end
+/// first; `shift < 29`), `count` of them, the top ones zero past its bits.
+#[inline(always)]
+fn limbs29<const N: usize>(x: &[u64; N], shift: usize, count: usize) -> [u64; MAX_LIMBS29] {
+    let mut out = [0u64; MAX_LIMBS29];
+    for (k, limb) in out.iter_mut().enumerate().take(count) {
+        // Bits [29k - shift, 29k - shift + 29) of x.
+        let start = BITS29 as usize * k;
+        let v = if start < shift {
+            x[0] << (shift - start)
+        } else {
+            let (word, off) = ((start - shift) / 64, (start - shift) % 64);
+            let low = if word < N { x[word] >> off } else { 0 };
+            let high = if off + BITS29 as usize > 64 && word + 1 < N {
+                x[word + 1] << (64 - off)
+            } else {
+                0
+            };
+            low | high
+        };
+        *limb = v & MASK29;
+    }
+    out
+}
+
+/// `a * b * 2^(-64 N) mod p` (see [`mul_no_carry`]'s conditions) on limbs
+/// of 29 bits, each in a `u64`, with lazy carries: WebAssembly's kernel.
+///
+/// WebAssembly multiplies 64 by 64 bits but keeps only the low half. On
+/// 32-bit words (as [`mul_no_carry_by_words`]) every word product fills
+/// its `u64`, so each one is followed by its carry (a shift and a mask
+/// on the critical path). A product of two 29-bit limbs takes 58 bits, so
+/// a `u64` column holds 64 of them: here the `L = ceil(64 N / 29)` limbs'
+/// products and the reduction's are summed into columns without carries,
+/// and only the column that a Montgomery round retires is carried (into
+/// the next), one carry a round instead of one a product. (The approach
+/// of the ZPrize 2022 WebAssembly MSM entries; more multiplies, 2 L^2
+/// against 8 N^2, but no carry chains between them.)
+///
+/// Montgomery's radix here is `2^(29 L)` (`2^261` for four limbs, not
+/// arkworks' `2^256`): `a` enters as `a 2^s` with `s = 29 L - 64 N`, so
+/// the result, `a 2^s b 2^(-29 L)`, is arkworks' `a b 2^(-64 N)`, the same
+/// bits once reduced. Bounds: `a 2^s < 2^(29 L)`; the reduced sum
+/// `(a 2^s b + m p) / 2^(29 L) < 2 p`, so one conditional subtraction; a
+/// column holds at most `2 L` products of under `2^58` and a carry, under
+/// `2^64` for `L <= 31`.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+#[inline(always)]
+pub(crate) fn mul_by_29_bit_limbs<const N: usize>(
+    a: &[u64; N],
+    b: &[u64; N],
+    p: &[u64; N],
+    inv: u64,
+) -> [u64; N] {
+    let l = (64 * N).div_ceil(BITS29 as usize);
+    let shift = BITS29 as usize * l - 64 * N;
+    let (aw, bw, pw) = (limbs29(a, shift, l), limbs29(b, 0, l), limbs29(p, 0, l));
+    // -p^-1 mod 2^29, the low bits of -p^-1 mod 2^64.
+    let inv = inv & MASK29;
+    // Columns: t[c] sums the products of weight 2^(29 c).
+    let mut t = [0u64; 2 * MAX_LIMBS29];
+    // The rounds written out, so that every index is a constant and the
+    // columns live in locals (a loop kept by the compiler would keep them
+    // in linear memory, which WebAssembly engines do not promote).
+    macro_rules! rounds {
+        ($($i:literal)*) => {{
+            $(round29(&mut t, $i, l, aw[$i], &bw, &pw, inv);)*
+        }};
+    }
+    match l {
+        9 => rounds!(0 1 2 3 4 5 6 7 8),
+        14 => rounds!(0 1 2 3 4 5 6 7 8 9 10 11 12 13),
+        _ => return mul_no_carry_by_words(a, b, p, inv),
+    }
+    // Columns l..2l to 29-bit limbs (the value is under 2 p < 2^(64 N)).
+    let mut carry = 0u64;
+    for limb in t.iter_mut().skip(l).take(l) {
+        let v = *limb + carry;
+        *limb = v & MASK29;
+        carry = v >> BITS29;
+    }
+    let mut out = [0u64; N];
+    for (w, word) in out.iter_mut().enumerate() {
+        for (k, &limb) in t[l..].iter().enumerate().take(l) {
+            let (at, from) = (BITS29 as usize * k, 64 * w);
+            if at >= from && at < from + 64 {
+                *word |= limb << (at - from);
+            } else if at < from && at + BITS29 as usize > from {
+                *word |= limb >> (from - at);
+            }
+        }
+    }
+    reduce_once(out, 0, p)
+}
+
+/// One Montgomery round of [`mul_by_29_bit_limbs`]: `a_i b` into the
+/// columns from `i`, then the multiple of `p` that clears column `i`'s low
+/// 29 bits, whose carry joins column `i + 1`.
+#[inline(always)]
+fn round29(
+    t: &mut [u64; 2 * MAX_LIMBS29],
+    i: usize,
+    l: usize,
+    ai: u64,
+    bw: &[u64; MAX_LIMBS29],
+    pw: &[u64; MAX_LIMBS29],
+    inv: u64,
+) {
+    for j in 0..l {
+        t[i + j] += ai * bw[j];
+    }
+    let m = ((t[i] & MASK29) * inv) & MASK29;
+    for j in 0..l {
+        t[i + j] += m * pw[j];
+    }
+    t[i + 1] += t[i] >> BITS29;
+}
+
 /// The radix-4 decimation-in-frequency butterfly of [`Adx::dif4`](crate::Adx::dif4) from an
 /// element type's own operations (`scale` multiplies an element by a
 /// twiddle): with `s = x0 + x2`, `t = x1 + x3`, `d = x0 - x2` and
@@ -218,13 +342,14 @@ pub fn dif4_with<E, W>(
 
 #[cfg(test)]
 mod tests {
-    use super::{mul_no_carry, mul_no_carry_by_words};
+    use super::{mul_by_29_bit_limbs, mul_no_carry, mul_no_carry_by_words};
     use ark_ff::{AdditiveGroup, BigInt, Field, MontConfig, PrimeField, UniformRand};
     use rand::SeedableRng;
 
-    /// The word kernel against the limb kernel (its `u128` products) on a
-    /// field's edge values (0, 1, 2, p - 2, p - 1, the Montgomery form of 1)
-    /// and 2,000 random pairs, as raw Montgomery limbs.
+    /// The word kernel and the 29-bit-limb kernel against the limb kernel
+    /// (its `u128` products) on a field's edge values (0, 1, 2, p - 2,
+    /// p - 1, the Montgomery form of 1, full limbs) and 2,000 random pairs,
+    /// as raw Montgomery limbs.
     fn words_equal_limbs<C: MontConfig<N>, const N: usize>() {
         let (p, inv) = (C::MODULUS.0, C::INV);
         let one = BigInt::<N>::from(1u64);
@@ -232,6 +357,12 @@ mod tests {
         pm1[0] -= 1;
         let mut pm2 = p;
         pm2[0] -= 2;
+        // Every limb but the top one at its maximum, under a top limb of
+        // zero and of p's top limb less one (every 29-bit limb full too).
+        let mut low_full = [u64::MAX; N];
+        low_full[N - 1] = 0;
+        let mut all_full = [u64::MAX; N];
+        all_full[N - 1] = p[N - 1] - 1;
         let edges = [
             [0u64; N],
             one.0,
@@ -239,6 +370,8 @@ mod tests {
             pm2,
             pm1,
             C::R.0,
+            low_full,
+            all_full,
         ];
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(N as u64);
         let random = (0..2000).map(|_| {
@@ -248,11 +381,13 @@ mod tests {
         let values: Vec<[u64; N]> = edges.iter().copied().chain(random).collect();
         for (i, a) in values.iter().enumerate() {
             for b in values.iter().skip(i % 5).step_by(97).chain(&edges) {
+                let want = mul_no_carry(a, b, &p, inv);
                 assert_eq!(
                     mul_no_carry_by_words(a, b, &p, inv),
-                    mul_no_carry(a, b, &p, inv),
+                    want,
                     "{a:x?} * {b:x?}"
                 );
+                assert_eq!(mul_by_29_bit_limbs(a, b, &p, inv), want, "{a:x?} * {b:x?}");
             }
         }
     }
@@ -280,10 +415,14 @@ mod tests {
         );
         for a in &xs {
             for b in xs.iter().step_by(11) {
-                let got =
-                    Fq::new_unchecked(BigInt(mul_no_carry_by_words(&a.0 .0, &b.0 .0, &p, inv)));
-                assert_eq!(got, *a * b, "{a} * {b}");
-                assert_eq!(got.into_bigint(), (*a * b).into_bigint());
+                for got in [
+                    mul_no_carry_by_words(&a.0 .0, &b.0 .0, &p, inv),
+                    mul_by_29_bit_limbs(&a.0 .0, &b.0 .0, &p, inv),
+                ] {
+                    let got = Fq::new_unchecked(BigInt(got));
+                    assert_eq!(got, *a * b, "{a} * {b}");
+                    assert_eq!(got.into_bigint(), (*a * b).into_bigint());
+                }
             }
         }
     }
