@@ -361,8 +361,11 @@ impl<F: MontField> FieldOps<F> for PortableOps {
         // arkworks' dedicated squaring where the modulus has a spare top bit
         // (fewer limb products: 6% faster in the BN254 MSM than
         // `mul_fast(a, a)`); for full-width moduli its squaring takes a
-        // general path and the multiplication above is faster.
-        if F::SPARE_BIT {
+        // general path and the multiplication above is faster. Not on
+        // WebAssembly, where arkworks' limb products are library calls and
+        // the kernel's 29-bit-limb product is faster as a square too
+        // (`docs/browser.md`).
+        if F::SPARE_BIT && !cfg!(target_arch = "wasm32") {
             a.square()
         } else {
             Kernel::mul(*self, a, a)
@@ -393,8 +396,9 @@ impl<F: MontField> FieldOps<F> for PortableOps {
 /// [`PortableOps`] for quadratic extensions `Fp2` (G2 of BN254 and
 /// BLS12-381): arkworks' `Fp2` multiplication and squaring (one reduction
 /// for a sum of products, where [`AdxFp2Ops`]' Karatsuba on the portable
-/// kernels reduces three products: faster in the G2 MSM, `docs/msm.md`),
-/// with branch-free component-wise additions and subtractions.
+/// kernels reduces three products: faster in the G2 MSM, `docs/msm.md`;
+/// on WebAssembly that Karatsuba instead, the faster there), with
+/// branch-free component-wise additions and subtractions.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PortableFp2Ops;
 
@@ -408,11 +412,21 @@ where
     }
     #[inline(always)]
     fn mul(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
-        *a * b
+        if cfg!(target_arch = "wasm32") {
+            // Three of the kernel's products beat arkworks' sum of
+            // products, whose limb products are library calls there.
+            fp2_mul(PortableOps, a, b)
+        } else {
+            *a * b
+        }
     }
     #[inline(always)]
     fn sqr(&mut self, a: &Fp2<P>) -> Fp2<P> {
-        a.square()
+        if cfg!(target_arch = "wasm32") {
+            fp2_sqr(PortableOps, a)
+        } else {
+            a.square()
+        }
     }
     #[inline(always)]
     fn add(&mut self, a: &Fp2<P>, b: &Fp2<P>) -> Fp2<P> {
@@ -472,8 +486,10 @@ impl Kernel for PortableOps {
         // - six limbs (BLS12-381): arkworks' multiplication, 7% faster there
         //   than `mul_fast` (probably because its final subtraction, rarely
         //   needed for a 381-bit modulus, predicts well, where `mul_fast`
-        //   always pays for the masked one).
-        if F::LIMBS <= 4 {
+        //   always pays for the masked one);
+        // - on WebAssembly every field with a spare bit: `mul_fast`'s 29-bit
+        //   limbs against arkworks' library calls for its limb products.
+        if F::LIMBS <= 4 || cfg!(target_arch = "wasm32") {
             a.mul_fast(b)
         } else {
             *a * b
@@ -647,5 +663,45 @@ impl<F: Field> FieldOps<F> for Counting {
     fn sqr(&mut self, a: &F) -> F {
         self.sqr += 1;
         a.square()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fp2_mul, fp2_sqr, PortableOps};
+    use ark_ff::{Field, Fp2, Fp2Config, One, UniformRand, Zero};
+    use rand::SeedableRng;
+    use zkaccel_ff::MontField;
+
+    /// The `Fp2` Karatsuba on the portable kernel (what `PortableFp2Ops`
+    /// runs on WebAssembly) against arkworks' `Fp2` on 0, 1, -1, `u`, `p-1`
+    /// in each coordinate and random values.
+    fn karatsuba_agrees<P: Fp2Config>()
+    where
+        P::Fp: MontField,
+    {
+        let one = P::Fp::one();
+        let mut xs: Vec<Fp2<P>> = vec![
+            Fp2::zero(),
+            Fp2::one(),
+            -Fp2::<P>::one(),
+            Fp2::new(P::Fp::zero(), one),
+            Fp2::new(-one, -one),
+            Fp2::new(-one, P::Fp::zero()),
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        xs.extend((0..200).map(|_| Fp2::<P>::rand(&mut rng)));
+        for a in &xs {
+            assert_eq!(fp2_sqr(PortableOps, a), a.square(), "{a}^2");
+            for b in xs.iter().step_by(7) {
+                assert_eq!(fp2_mul(PortableOps, a, b), *a * b, "{a} * {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn portable_karatsuba_equals_arkworks_fp2() {
+        karatsuba_agrees::<ark_bn254::Fq2Config>();
+        karatsuba_agrees::<ark_bls12_381::Fq2Config>();
     }
 }

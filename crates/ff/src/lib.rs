@@ -509,7 +509,11 @@ impl<C: MontConfig<N>, const N: usize> MontField for Fp<MontBackend<C, N>, N> {
         )))
     }
 
-    #[inline(always)]
+    // On WebAssembly one out-of-line copy a field: the unrolled 29-bit-limb
+    // product is long, and inlined at every call it made the G2 MSM 30%
+    // slower (`docs/browser.md`).
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn mul_fast(&self, other: &Self) -> Self {
         if !C::CAN_USE_NO_CARRY_MUL_OPT {
             // Moduli without a spare top bit take arkworks' general path.
