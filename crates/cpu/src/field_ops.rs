@@ -343,7 +343,8 @@ where
 /// (aarch64 included), and P-256's MSM arithmetic (the full-width
 /// assembly is no faster there). The multiplication is zkaccel-ff's on
 /// four-limb moduli with a spare top bit (BN254) and arkworks' elsewhere,
-/// whichever is faster per field (`docs/msm.md`).
+/// whichever is faster per field (`docs/msm.md`); on WebAssembly
+/// zkaccel-ff's on every modulus with a spare top bit (its 29-bit limbs).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PortableOps;
 
@@ -487,8 +488,9 @@ impl Kernel for PortableOps {
         //   than `mul_fast` (probably because its final subtraction, rarely
         //   needed for a 381-bit modulus, predicts well, where `mul_fast`
         //   always pays for the masked one);
-        // - on WebAssembly every field with a spare bit: `mul_fast`'s 29-bit
-        //   limbs against arkworks' library calls for its limb products.
+        // - on WebAssembly every field: `mul_fast`'s 29-bit limbs where the
+        //   modulus has a spare bit, against arkworks' library calls for
+        //   its limb products (`mul_fast` calls arkworks' for the others).
         if F::LIMBS <= 4 || cfg!(target_arch = "wasm32") {
             a.mul_fast(b)
         } else {

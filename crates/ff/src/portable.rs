@@ -141,8 +141,9 @@ pub(crate) fn mul<const N: usize>(a: &[u64; N], b: &[u64; N], p: &[u64; N], inv:
 /// `a b 2^(-64 N) mod p`, bit for bit: `2N` rounds of `2^-32` are the
 /// same `R`, and `-p^-1 mod 2^32` is the low half of `inv`. The no-carry
 /// condition on `p`'s top 64-bit limb is the same condition on its top
-/// 32-bit word (the same bits). WebAssembly's multiplication kernel: it has
-/// a 64x64->64-bit multiply but no high half, so a 64-bit limb product
+/// 32-bit word (the same bits). WebAssembly's kernel for the limb counts
+/// [`mul_by_29_bit_limbs`] does not unroll (other than four and six): it
+/// has a 64x64->64-bit multiply but no high half, so a 64-bit limb product
 /// costs four multiplies and the carries between them, where a word product
 /// costs one.
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -253,8 +254,9 @@ pub(crate) fn mul_by_29_bit_limbs<const N: usize>(
     let l = (64 * N).div_ceil(BITS29 as usize);
     let shift = BITS29 as usize * l - 64 * N;
     let (aw, bw, pw) = (limbs29(a, shift, l), limbs29(b, 0, l), limbs29(p, 0, l));
-    // -p^-1 mod 2^29, the low bits of -p^-1 mod 2^64.
-    let inv = inv & MASK29;
+    // -p^-1 mod 2^29, the low bits of -p^-1 mod 2^64 (the fallback below
+    // takes the whole of it).
+    let inv29 = inv & MASK29;
     // Columns: t[c] sums the products of weight 2^(29 c).
     let mut t = [0u64; 2 * MAX_LIMBS29];
     // The rounds written out, so that every index is a constant and the
@@ -262,7 +264,7 @@ pub(crate) fn mul_by_29_bit_limbs<const N: usize>(
     // in linear memory, which WebAssembly engines do not promote).
     macro_rules! rounds {
         ($($i:literal)*) => {{
-            $(round29(&mut t, $i, l, aw[$i], &bw, &pw, inv);)*
+            $(round29(&mut t, $i, l, aw[$i], &bw, &pw, inv29);)*
         }};
     }
     match l {
@@ -342,7 +344,7 @@ pub fn dif4_with<E, W>(
 
 #[cfg(test)]
 mod tests {
-    use super::{mul_by_29_bit_limbs, mul_no_carry, mul_no_carry_by_words};
+    use super::{mul_by_29_bit_limbs, mul_no_carry, mul_no_carry_by_words, MASK29};
     use ark_ff::{AdditiveGroup, BigInt, Field, MontConfig, PrimeField, UniformRand};
     use rand::SeedableRng;
 
@@ -390,6 +392,62 @@ mod tests {
                 assert_eq!(mul_by_29_bit_limbs(a, b, &p, inv), want, "{a:x?} * {b:x?}");
             }
         }
+    }
+
+    /// `-p^-1 mod 2^64` for an odd `p0` (Newton's iteration).
+    fn neg_inv(p0: u64) -> u64 {
+        let mut x = 1u64;
+        for _ in 0..6 {
+            x = x.wrapping_mul(2u64.wrapping_sub(p0.wrapping_mul(x)));
+        }
+        x.wrapping_neg()
+    }
+
+    /// The limb counts the 29-bit kernel does not unroll (two, three and
+    /// five limbs here) take the word kernel with the whole `inv`: odd
+    /// moduli (Montgomery's product needs no prime) whose `-p^-1` has bits
+    /// set above bit 29, against the `u128` kernel.
+    fn fallback_agrees<const N: usize>(seed: u64) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let below = |p: &[u64; N], rng: &mut rand_chacha::ChaCha8Rng| {
+            let mut x = [0u64; N];
+            x.iter_mut().for_each(|l| *l = rand::RngCore::next_u64(rng));
+            x[N - 1] %= p[N - 1];
+            x
+        };
+        let mut tried = 0;
+        while tried < 20 {
+            let mut p = [0u64; N];
+            p.iter_mut()
+                .for_each(|l| *l = rand::RngCore::next_u64(&mut rng));
+            p[0] |= 1;
+            p[N - 1] = (p[N - 1] >> 2) | 1 << 60;
+            let inv = neg_inv(p[0]);
+            if inv & !MASK29 & 0xffff_ffff == 0 {
+                continue;
+            }
+            tried += 1;
+            let mut pm1 = p;
+            pm1[0] -= 1;
+            let mut values = vec![[0u64; N], pm1];
+            values.extend((0..50).map(|_| below(&p, &mut rng)));
+            for a in &values {
+                for b in &values {
+                    assert_eq!(
+                        mul_by_29_bit_limbs(a, b, &p, inv),
+                        mul_no_carry(a, b, &p, inv),
+                        "{a:x?} * {b:x?} mod {p:x?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn limb_counts_not_unrolled_take_the_word_kernel() {
+        fallback_agrees::<2>(2);
+        fallback_agrees::<3>(3);
+        fallback_agrees::<5>(5);
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! `Error` carrying its message.
 //!
 //! In WebAssembly the field kernels are the portable ones (arkworks'
-//! 64-bit limbs, multiplied by their 32-bit words: wasm has no
+//! 64-bit limbs, multiplied on 29-bit limbs with lazy carries: wasm has no
 //! 64x64->128-bit multiply), and an instance proves on the thread that
 //! calls it (the package's workers are an instance each).
 
