@@ -109,7 +109,7 @@ impl Consts {
             out
         };
         let pl = split(&p);
-        let pinv = crate::limbs::neg_inv(p[0]) & MASK;
+        let pinv = crate::portable::neg_inv(p[0]) & MASK;
         // SAFETY: SSE2 (part of x86-64) sets 64-bit lanes.
         let v = |x: u64| unsafe { _mm256_set_epi64x(x as i64, x as i64, x as i64, x as i64) };
         Some(Consts {

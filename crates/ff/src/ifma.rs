@@ -97,7 +97,7 @@ impl<const L: usize> Consts<L> {
         Consts {
             p: split52(&p),
             p2: split52(&twice),
-            pinv: crate::limbs::neg_inv(p[0]) & MASK52,
+            pinv: crate::portable::neg_inv(p[0]) & MASK52,
         }
     }
 }

@@ -1,6 +1,6 @@
-//! Integers as limbs of fewer than 64 bits, and the modulus constants, for
-//! the vector lanes ([`ifma`](crate::ifma): 52-bit limbs,
-//! [`avx2`](crate::avx2): 29-bit limbs).
+//! Integers as limbs of fewer than 64 bits, for the vector lanes
+//! ([`ifma`](crate::ifma): 52-bit limbs, [`avx2`](crate::avx2): 29-bit
+//! limbs).
 
 /// The integer with 64-bit limbs `x` (little-endian) as `L` limbs of
 /// `BITS` bits; the last limb takes every bit left. `BITS` is a constant so
@@ -38,14 +38,4 @@ pub(crate) fn join<const L: usize, const M: usize, const BITS: u32>(y: &[u64; L]
         }
     }
     out
-}
-
-/// `-p^-1 mod 2^64` for an odd `p0` (the modulus' low limb), by Newton's
-/// iteration.
-pub(crate) fn neg_inv(p0: u64) -> u64 {
-    let mut inv = 1u64;
-    for _ in 0..6 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(p0.wrapping_mul(inv)));
-    }
-    inv.wrapping_neg()
 }

@@ -51,6 +51,17 @@ fn reduce_once<const N: usize>(x: [u64; N], high: u64, p: &[u64; N]) -> [u64; N]
     out
 }
 
+/// `-p^-1 mod 2^64` for an odd `p0` (the modulus' low limb), by Newton's
+/// iteration: the vector kernels' constants, and the tests' moduli.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+pub(crate) fn neg_inv(p0: u64) -> u64 {
+    let mut inv = 1u64;
+    for _ in 0..6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(p0.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg()
+}
+
 /// `a == b`, as an OR of the limbs' XORs (no early exit, no `memcmp`).
 #[inline(always)]
 pub(crate) fn eq<const N: usize>(a: &[u64; N], b: &[u64; N]) -> bool {
@@ -394,15 +405,6 @@ mod tests {
         }
     }
 
-    /// `-p^-1 mod 2^64` for an odd `p0` (Newton's iteration).
-    fn neg_inv(p0: u64) -> u64 {
-        let mut x = 1u64;
-        for _ in 0..6 {
-            x = x.wrapping_mul(2u64.wrapping_sub(p0.wrapping_mul(x)));
-        }
-        x.wrapping_neg()
-    }
-
     /// The limb counts the 29-bit kernel does not unroll (two, three and
     /// five limbs here) take the word kernel with the whole `inv`: odd
     /// moduli (Montgomery's product needs no prime) whose `-p^-1` has bits
@@ -422,7 +424,7 @@ mod tests {
                 .for_each(|l| *l = rand::RngCore::next_u64(&mut rng));
             p[0] |= 1;
             p[N - 1] = (p[N - 1] >> 2) | 1 << 60;
-            let inv = neg_inv(p[0]);
+            let inv = super::neg_inv(p[0]);
             if inv & !MASK29 & 0xffff_ffff == 0 {
                 continue;
             }
