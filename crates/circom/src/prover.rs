@@ -255,6 +255,29 @@ impl<E: CircomCurve> CircomProver<E> {
             .map_err(CircomError::from)
     }
 
+    /// The witness map's quotient of `witness` alone ([`Groth16::quotient`]):
+    /// the H MSM's scalars, one per term of the key's H query, so that one
+    /// process computes it and several share its MSM
+    /// ([`CircomProver::h_part`]).
+    pub fn quotient(&self, witness: &[E::ScalarField]) -> Result<Vec<E::ScalarField>, CircomError> {
+        self.check_witness(witness)?;
+        Groth16::<E, Cpu>::quotient(self.zkey.proving_key(), self.matrix_witness(witness))
+            .map_err(CircomError::from)
+    }
+
+    /// The H MSM over the H query's terms `start..start + scalars.len()`
+    /// ([`Groth16::h_part`]): `scalars` are those terms of
+    /// [`CircomProver::quotient`]; a share's sums, for
+    /// [`CircomProver::assemble`]. A range past the query is an error.
+    pub fn h_part(
+        &self,
+        start: usize,
+        scalars: &[E::ScalarField],
+    ) -> Result<ProofSums<E>, CircomError> {
+        Groth16::<E, Cpu>::h_part(self.zkey.proving_key(), start, scalars)
+            .map_err(CircomError::from)
+    }
+
     /// The proof from every share's sums of `witness`, with randomness
     /// drawn from `rng` as [`CircomProver::prove`] draws it: for the same
     /// `rng` state, the proof [`CircomProver::prove`] gives, byte for byte.

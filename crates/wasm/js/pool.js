@@ -2,17 +2,17 @@
 // SharedArrayBuffer: no cross-origin isolation needed) holding a decoded
 // copy of one key. With two workers, a proof's shares run on both at once
 // and the first worker assembles the proof from them; with one, it proves
-// alone. The main thread only sends bytes and waits. The shares
-// (Prover.provePart): the witness map's quotient with the H MSM over a
-// range of its terms, B in G2, and L, A and B in G1. Worker 1 takes the
-// quotient with H's first k terms, worker 0 L, A and B1 and (when k is
-// short of the whole) the quotient again with the rest of H; B2 goes to
-// either. k and B2's place are planned from the shares' times in the
-// proofs before (plan()); the first proof's, from times estimated from the
-// witness (estimate(): how many of its values are not 0 or 1), so a
-// one-shot groth16.prove is split too. `spawn()` (from node.js or
-// browser.js) makes a worker: {post(message, transfer), listen(onMessage,
-// onError), terminate, busy(bool)}.
+// alone. The main thread only sends bytes and waits. The shares: the
+// witness map's quotient (Prover.quotient: the H MSM's scalars), the H MSM
+// over a range of its terms (Prover.hPart), B in G2, and L, A and B in G1
+// (Prover.provePart). Worker 1 computes the quotient once and sends its
+// scalars back; H's first k terms stay on worker 1, the rest go to worker
+// 0 after L, A and B1; B2 goes to either. k and B2's place are planned
+// from the shares' times in the proofs before (plan()); the first proof's,
+// from times estimated from the witness (estimate(): how many of its
+// values are not 0 or 1), so a one-shot groth16.prove is split too.
+// `spawn()` (from node.js or browser.js) makes a worker: {post(message,
+// transfer), listen(onMessage, onError), terminate, busy(bool)}.
 
 export class Pool {
   #workers;
@@ -106,14 +106,25 @@ export class Pool {
     if (this.#workers.length < 2) return this.call(0, { op: "prove", wtns, seed });
     const n = this.#hTerms;
     const { k, b2OnFirst } = plan(this.#times ?? estimate(n, witnessCounts(wtns)), n);
-    const quotient = (start, end) => ({ kind: QUOTIENT_H, start, end });
-    const jobs = [[{ kind: LAB1 }], [quotient(0, k)]];
-    if (k < n) jobs[0].push(quotient(k, n));
-    jobs[b2OnFirst ? 1 : 0].push({ kind: B2 });
-    const done = await Promise.all(jobs.map((list, i) =>
-      Promise.all(list.map((j) => this.call(i, { op: "part", wtns, ...j })))));
-    this.#times = learn(this.#times, jobs, done, n);
-    const sums = done.flat().map((d) => d.sums);
+    // Each worker runs its calls in the order they are sent: worker 1 the
+    // quotient, (B2,) then H's first k terms; worker 0 L, A and B1, (B2,)
+    // then the other terms, each H share sent once the quotient is in.
+    const quotient = this.call(1, { op: "quotient", wtns });
+    const lab1 = this.call(0, { op: "part", wtns, kind: LAB1 });
+    const b2 = this.call(b2OnFirst ? 1 : 0, { op: "part", wtns, kind: B2 });
+    // Rejections are observed at once (the pool reports the first); the
+    // rest wait for the quotient.
+    for (const p of [lab1, b2]) p.catch(() => {});
+    const q = await quotient;
+    const size = n > 0 ? q.scalars.length / n : 0;
+    const h = (i, start, end) => {
+      const scalars = q.scalars.slice(start * size, end * size);
+      return this.call(i, { op: "h", start, scalars }, [scalars.buffer]);
+    };
+    const hs = k < n ? [h(1, 0, k), h(0, k, n)] : [h(1, 0, n)];
+    const [l, b, ...hDone] = await Promise.all([lab1, b2, ...hs]);
+    this.#times = learn(this.#times, { q: q.ms, l: l.ms, b2: b.ms, h: hDone.reduce((s, d) => s + d.ms, 0) });
+    const sums = [l.sums, b.sums, ...hDone.map((d) => d.sums)];
     return this.call(0, { op: "assemble", wtns, shares: lengthPrefixed(sums), seed });
   }
 
@@ -181,30 +192,29 @@ export function close(chunks, it = chunks[Symbol.asyncIterator]()) {
   }
 }
 
-// provePart's kinds.
-const QUOTIENT_H = 0;
+// provePart's kinds (0, the quotient with H over a range, is not used:
+// the quotient is computed once, by "quotient").
 const B2 = 1;
 const LAB1 = 2;
 
 /**
  * Where the next proof's shares go, from the times (ms) of the shares
- * before (`t`: quotient q, the whole H MSM h, L-A-B1 l, B2 b2; null before
- * the first proof): H's first k of n terms on worker 1 with the quotient,
- * the rest on worker 0 after L, A and B1 (and the quotient again), B2 on
- * the side where the later of the two finishes soonest. Modelled as
- * worker 1: q + x h (+ b2), worker 0: l (+ b2) (+ q + (1 - x) h when x < 1).
+ * before (`t`: the quotient q, the whole H MSM h, L-A-B1 l, B2 b2; null
+ * before the first proof): H's first k of n terms on worker 1 after the
+ * quotient, the rest on worker 0 after L, A and B1 (and not before the
+ * quotient is in), B2 on the side where the later of the two finishes
+ * soonest. Modelled as worker 1: q (+ b2) + x h, worker 0: max(l (+ b2),
+ * q) + (1 - x) h.
  */
 export function plan(t, n) {
   if (!t) return { k: n, b2OnFirst: true };
   let best = null;
   for (const b2OnFirst of [true, false]) {
-    const [b1, b0] = b2OnFirst ? [t.b2, 0] : [0, t.b2];
-    const cost = (x) => Math.max(t.q + x * t.h + b1, t.l + b0 + (x < 1 ? t.q + (1 - x) * t.h : 0));
-    const even = t.h > 0 ? Math.min(1, Math.max(0, (t.l + b0 - b1 + t.h) / (2 * t.h))) : 1;
-    for (const x of [even, 1]) {
-      const c = cost(x);
-      if (!best || c < best.c) best = { c, x, b2OnFirst };
-    }
+    const one = t.q + (b2OnFirst ? t.b2 : 0);
+    const zero = Math.max(t.l + (b2OnFirst ? 0 : t.b2), t.q);
+    const x = t.h > 0 ? Math.min(1, Math.max(0, (zero + t.h - one) / (2 * t.h))) : 1;
+    const c = Math.max(one + x * t.h, zero + (1 - x) * t.h);
+    if (!best || c < best.c) best = { c, x, b2OnFirst };
   }
   return { k: Math.round(best.x * n), b2OnFirst: best.b2OnFirst };
 }
@@ -268,28 +278,12 @@ export function witnessCounts(wtns) {
   }
 }
 
-/** The times after a proof: each share's, the H MSM's as what the
- * quotient shares took beyond the quotient, averaged with the times
- * before. The first proof does not time the quotient apart: its shares'
- * sum is split between the quotient and H in estimate()'s proportion. */
-function learn(t, jobs, done, n) {
-  const seen = { q: t?.q, h: 0, l: 0, b2: 0, hTerms: 0, qShares: 0 };
-  jobs.forEach((list, i) => list.forEach((j, s) => {
-    const ms = done[i][s].ms;
-    if (j.kind === LAB1) seen.l = ms;
-    else if (j.kind === B2) seen.b2 = ms;
-    else {
-      seen.h += ms;
-      seen.hTerms += j.end - j.start;
-      seen.qShares += 1;
-    }
-  }));
-  // The quotient shares took qShares q + (hTerms / n) h.
-  seen.q ??= (COST.quotient * seen.h) / (COST.quotient * seen.qShares + seen.hTerms / Math.max(1, n));
-  seen.h = Math.max(0, seen.h - seen.qShares * seen.q) * (n / Math.max(1, seen.hTerms));
-  if (!t) return { q: seen.q, h: seen.h, l: seen.l, b2: seen.b2 };
+/** The times after a proof (`seen`: each share's ms, H's summed over its
+ * ranges), averaged with the times before. */
+function learn(t, seen) {
+  if (!t) return seen;
   const avg = (a, b) => (a + b) / 2;
-  return { q: t.q, h: avg(t.h, seen.h), l: avg(t.l, seen.l), b2: avg(t.b2, seen.b2) };
+  return { q: avg(t.q, seen.q), h: avg(t.h, seen.h), l: avg(t.l, seen.l), b2: avg(t.b2, seen.b2) };
 }
 
 /** Byte arrays as one, each preceded by its length (4 bytes,

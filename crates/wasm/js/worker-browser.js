@@ -2,4 +2,4 @@
 // global scope's messages.
 import { serve } from "./worker.js";
 
-serve((m) => self.postMessage(m), (f) => { self.onmessage = (e) => f(e.data); });
+serve((m, transfer) => self.postMessage(m, transfer), (f) => { self.onmessage = (e) => f(e.data); });

@@ -2,4 +2,4 @@
 import { parentPort } from "node:worker_threads";
 import { serve } from "./worker.js";
 
-serve((m) => parentPort.postMessage(m), (f) => parentPort.on("message", f));
+serve((m, transfer) => parentPort.postMessage(m, transfer), (f) => parentPort.on("message", f));

@@ -1,7 +1,8 @@
 // A worker of the package's pool (a Web Worker in browsers, a
 // worker_thread in node): its own WebAssembly instance of the module the
 // main thread compiled, the key decoded once into it, then shares of
-// proofs (Prover.provePart) and their assembly on request. The entries are
+// proofs (Prover.provePart, Prover.quotient, Prover.hPart) and their
+// assembly on request. The entries are
 // worker-node.js and worker-browser.js, which hand `serve` their port; no
 // module of a worker awaits at its top level, since node (20-24) aborts the
 // whole process when a worker is terminated while such a module is still
@@ -14,6 +15,8 @@
 //   {id, op: "end"}                                 -> {id, out: {curve, nVars, nPublic, hTerms}}
 //   {id, op: "prove", wtns, seed?}                  -> {id, out: [proof, public]}
 //   {id, op: "part", wtns, kind, start, end}        -> {id, out: {sums: Uint8Array, ms}}
+//   {id, op: "quotient", wtns}                      -> {id, out: {scalars: Uint8Array, ms}}
+//   {id, op: "h", start, scalars}                   -> {id, out: {sums: Uint8Array, ms}}
 //   {id, op: "assemble", wtns, shares, seed?}       -> {id, out: [proof, public]}
 //   {id, op: "vkey"}                                -> {id, out: vkey.json}
 // A failure answers {id, error: message}.
@@ -38,12 +41,13 @@ function handle(m) {
     }
     case "prove":
       return m.seed === undefined ? prover.prove(m.wtns) : prover.proveWithTestSeed(m.wtns, m.seed);
-    case "part": {
-      // Timed here, for the pool's plan of the next proof.
-      const t0 = performance.now();
-      const sums = prover.provePart(m.wtns, m.kind, m.start ?? 0, m.end ?? 0);
-      return { sums, ms: performance.now() - t0 };
-    }
+    // Shares, timed here for the pool's plan of the next proof.
+    case "part":
+      return timed("sums", () => prover.provePart(m.wtns, m.kind, m.start ?? 0, m.end ?? 0));
+    case "quotient":
+      return timed("scalars", () => prover.quotient(m.wtns));
+    case "h":
+      return timed("sums", () => prover.hPart(m.start, m.scalars));
     case "assemble":
       return m.seed === undefined ? prover.assemble(m.wtns, m.shares) : prover.assembleWithTestSeed(m.wtns, m.shares, m.seed);
     case "vkey":
@@ -53,12 +57,20 @@ function handle(m) {
   }
 }
 
-/** Answers each request `listen` delivers through `post`. */
+function timed(name, f) {
+  const t0 = performance.now();
+  const bytes = f();
+  return { [name]: bytes, ms: performance.now() - t0 };
+}
+
+/** Answers each request `listen` delivers through `post(message,
+ * transfer)`; the quotient's scalars are transferred, not copied. */
 export function serve(post, listen) {
   listen((m) => {
     try {
       const out = handle(m);
-      post(m.op === "init" ? out : { id: m.id, out });
+      if (m.op === "init") post(out);
+      else post({ id: m.id, out }, out?.scalars ? [out.scalars.buffer] : []);
     } catch (e) {
       post({ id: m.id, error: e instanceof Error ? e.message : String(e) });
     }

@@ -93,6 +93,22 @@ impl Prover {
         self.inner.prove_part_wtns(wtns, part).map_err(js_err)
     }
 
+    /// The witness map's quotient of `wtns` alone, as bytes (32 per term,
+    /// [`sums::scalars_to_bytes`]): the H MSM's scalars, computed once and
+    /// shared between workers ([`Prover::h_part`]).
+    pub fn quotient(&self, wtns: &[u8]) -> Result<Vec<u8>, JsError> {
+        self.inner.quotient_wtns(wtns).map_err(js_err)
+    }
+
+    /// A share's sums as bytes, for [`Prover::assemble`]: the H MSM over the
+    /// H query's terms from `start` on, one per scalar of `scalars` (those
+    /// terms of [`Prover::quotient`]'s bytes). Throws on malformed scalars
+    /// or a range past the query.
+    #[wasm_bindgen(js_name = hPart)]
+    pub fn h_part(&self, start: usize, scalars: &[u8]) -> Result<Vec<u8>, JsError> {
+        self.inner.h_part(start, scalars).map_err(js_err)
+    }
+
     /// The proof of `wtns` from its shares' bytes ([`Prover::prove_part`]),
     /// each preceded by its length as 4 bytes (little-endian), verified
     /// before it is returned: `[proof.json, public.json]`.

@@ -126,6 +126,27 @@ impl KeyProver {
         }
     }
 
+    /// The witness map's quotient of a `.wtns`, as bytes
+    /// ([`crate::sums::scalars_to_bytes`]): the H MSM's scalars, for
+    /// [`KeyProver::h_part`] on this or another copy of the same key.
+    pub fn quotient_wtns(&self, wtns: &[u8]) -> Result<Vec<u8>, CircomError> {
+        match self {
+            KeyProver::Bn254(p) => quotient_one(p, wtns),
+            KeyProver::Bls12_381(p) => quotient_one(p, wtns),
+        }
+    }
+
+    /// A share's sums as bytes ([`crate::sums`]): the H MSM over the H
+    /// query's terms from `start` on, one per scalar of `scalars` (bytes of
+    /// [`KeyProver::quotient_wtns`], those terms of it). Malformed scalars
+    /// or a range past the query are errors.
+    pub fn h_part(&self, start: usize, scalars: &[u8]) -> Result<Vec<u8>, CircomError> {
+        match self {
+            KeyProver::Bn254(p) => h_part_one(p, start, scalars),
+            KeyProver::Bls12_381(p) => h_part_one(p, start, scalars),
+        }
+    }
+
     /// The proof of a `.wtns` from the sums of its shares (each the bytes
     /// of [`KeyProver::prove_part_wtns`]), checked against the key's
     /// verification key as [`KeyProver::prove_wtns`] checks it; with the
@@ -242,6 +263,25 @@ fn part_one<E: CircomCurve>(
 ) -> Result<Vec<u8>, CircomError> {
     let witness = read_wtns::<E::ScalarField>(wtns)?;
     Ok(crate::sums::to_bytes(&prover.prove_part(&witness, part)?))
+}
+
+fn quotient_one<E: CircomCurve>(
+    prover: &CircomProver<E>,
+    wtns: &[u8],
+) -> Result<Vec<u8>, CircomError> {
+    let witness = read_wtns::<E::ScalarField>(wtns)?;
+    Ok(crate::sums::scalars_to_bytes(&prover.quotient(&witness)?))
+}
+
+fn h_part_one<E: CircomCurve>(
+    prover: &CircomProver<E>,
+    start: usize,
+    scalars: &[u8],
+) -> Result<Vec<u8>, CircomError> {
+    let scalars = crate::sums::scalars_from_bytes::<E::ScalarField>(scalars).map_err(|e| {
+        CircomError::Mismatch(format!("the quotient's scalars from term {start}: {e}"))
+    })?;
+    Ok(crate::sums::to_bytes(&prover.h_part(start, &scalars)?))
 }
 
 fn assemble_one<E: CircomCurve>(

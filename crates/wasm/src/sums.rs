@@ -6,8 +6,13 @@
 //! Reading checks every point on its curve and in its subgroup, the range
 //! and the length. [`split_shares`] cuts a list of shares, each preceded
 //! by its length, into the shares.
+//!
+//! The quotient's scalars cross the same way ([`scalars_to_bytes`]): each
+//! field element in arkworks' uncompressed encoding (little-endian, below
+//! the modulus), one after another.
 
 use ark_ec::CurveGroup;
+use ark_ff::PrimeField;
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use zkaccel_circom::CircomCurve;
 use zkaccel_groth16::ProofSums;
@@ -109,4 +114,33 @@ pub fn split_shares(mut b: &[u8]) -> Result<Vec<&[u8]>, String> {
         b = rest;
     }
     Ok(out)
+}
+
+/// Field elements as bytes, each in arkworks' uncompressed encoding.
+pub fn scalars_to_bytes<F: PrimeField>(scalars: &[F]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(scalars.len() * F::ZERO.uncompressed_size());
+    for s in scalars {
+        s.serialize_uncompressed(&mut out)
+            .expect("writing to a Vec does not fail");
+    }
+    out
+}
+
+/// Field elements from [`scalars_to_bytes`]' bytes; an error names the
+/// first element at fault (a value at or above the modulus) or the length.
+pub fn scalars_from_bytes<F: PrimeField>(b: &[u8]) -> Result<Vec<F>, String> {
+    let size = F::ZERO.uncompressed_size();
+    if !b.len().is_multiple_of(size) {
+        return Err(format!(
+            "{} bytes of scalars: not a whole number of {size}-byte elements",
+            b.len()
+        ));
+    }
+    b.chunks_exact(size)
+        .enumerate()
+        .map(|(i, mut c)| {
+            F::deserialize_uncompressed(&mut c)
+                .map_err(|e| format!("scalar {i}: {e} (not below the field's modulus)"))
+        })
+        .collect()
 }

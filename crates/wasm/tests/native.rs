@@ -221,6 +221,52 @@ fn shares_assembled_give_the_whole_proof_byte_for_byte() {
 }
 
 #[test]
+fn quotient_once_and_h_parts_give_the_whole_proof_byte_for_byte() {
+    use zkaccel_groth16::ProofPart;
+    for name in ["poseidon", "poseidon_bls", "nopublic"] {
+        let prover = KeyProver::new(&fixture(name, "circuit.zkey")).unwrap();
+        let wtns = fixture(name, "witness.wtns");
+        let whole = prover.prove_wtns(&wtns, Randomness::Seed(4)).unwrap();
+        let part = |p| prover.prove_part_wtns(&wtns, p).unwrap();
+        let (b2, l) = (part(ProofPart::B2), part(ProofPart::LAB1));
+        let n = prover.h_terms();
+        let q = prover.quotient_wtns(&wtns).unwrap();
+        assert_eq!(q.len(), 32 * n, "{name}");
+        let h = |start: usize, end: usize| prover.h_part(start, &q[32 * start..32 * end]).unwrap();
+        for k in [0, 1, n / 3, n] {
+            let (h0, h1) = (h(0, k), h(k, n));
+            let out = prover
+                .assemble_wtns(&wtns, &[&h1, &b2, &h0, &l], Randomness::Seed(4))
+                .unwrap();
+            assert_eq!(out, whole, "{name}, k = {k}");
+        }
+        let err = |start, bytes: &[u8]| err_of(prover.h_part(start, bytes));
+        // Part of an element, an element at the modulus or above, a range
+        // past the query.
+        assert!(
+            err(0, &q[..31]).contains("whole number"),
+            "{}",
+            err(0, &q[..31])
+        );
+        let mut high = q.clone();
+        high[32 * 2..32 * 3].fill(0xff);
+        let msg = err(0, &high);
+        assert!(msg.contains("scalar 2"), "{msg}");
+        assert!(err(1, &q).contains("past the H query"), "{}", err(1, &q));
+        // Another circuit's witness: rejected before any work.
+        assert!(prover
+            .quotient_wtns(&fixture("arrays", "witness.wtns"))
+            .is_err());
+        // A scalar changed: the proof does not verify, and says so.
+        let mut changed = q.clone();
+        changed[5] ^= 1;
+        let bad = prover.h_part(0, &changed).unwrap();
+        let msg = err_of(prover.assemble_wtns(&wtns, &[&bad, &b2, &l], Randomness::Os));
+        assert!(msg.contains("verif"), "{msg}");
+    }
+}
+
+#[test]
 fn share_lists_split_by_their_lengths() {
     use zkaccel_wasm::sums::split_shares;
     let list = |shares: &[&[u8]]| -> Vec<u8> {

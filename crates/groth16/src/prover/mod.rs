@@ -202,6 +202,37 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         job.sums(part)
     }
 
+    /// The witness map's quotient alone: the H MSM's scalars, one per term
+    /// of the key's H query, on the CPU. With [`Groth16::h_part`] it splits
+    /// the quotient share ([`ProofPart::QuotientH`]) so that one process
+    /// computes the quotient and several share its MSM. The key and witness
+    /// are checked as [`Groth16::prove_witness`] checks them.
+    pub fn quotient<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+    ) -> Result<Vec<E::ScalarField>, Groth16Error> {
+        let offloads = Offloads::none();
+        let job = Job {
+            key,
+            witness,
+            offloads: &offloads,
+        };
+        job.quotient_scalars()
+    }
+
+    /// The H MSM over the H query's terms `start..start + scalars.len()`,
+    /// `scalars` being those terms of [`Groth16::quotient`]: a share's sums,
+    /// as [`ProofPart::QuotientH`] over the same range gives them. A range
+    /// past the query's end is [`Groth16Error::Sums`]; scalars of another
+    /// witness give a proof that does not verify.
+    pub fn h_part(
+        key: ProvingKeyRef<'_, E>,
+        start: usize,
+        scalars: &[E::ScalarField],
+    ) -> Result<ProofSums<E>, Groth16Error> {
+        steps::h_range(key, start, scalars)
+    }
+
     /// The proof from every share's sums ([`ProofSums::merge`]) with the
     /// randomness `r`, `s`: the proof [`Groth16::prove_witness`] gives for
     /// the same key, witness, `r` and `s`, byte for byte. A missing sum is
@@ -661,6 +692,52 @@ mod tests {
         let (pk2, _) =
             ark_groth16::Groth16::<Bn254>::circuit_specific_setup(other, &mut rng).unwrap();
         let bad = Groth16::<Bn254, Cpu>::prove_part((&pk2).into(), witness, ProofPart::LAB1);
+        assert!(matches!(bad, Err(Groth16Error::KeyMismatch { .. })));
+    }
+
+    /// The quotient computed once and its H MSM split between shares
+    /// ([`Groth16::quotient`], [`Groth16::h_part`]) give stock ark-groth16's
+    /// proof; a range past the query is an error.
+    #[test]
+    fn quotient_once_with_h_parts_gives_stock_proofs() {
+        let c = MimcChain::<Fr>::new(Fr::from(3u64), 250);
+        let mut rng = ChaCha20Rng::seed_from_u64(13);
+        let (pk, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
+        let synthesized = Synthesized::new(c.clone());
+        let witness = synthesized.witness(Qap::Libsnark);
+        let key = || ProvingKeyRef::from(&pk);
+        let part = |p| Groth16::<Bn254, Cpu>::prove_part(key(), witness, p).unwrap();
+        let rest = part(ProofPart::B2).merge(part(ProofPart::LAB1)).unwrap();
+        let q = Groth16::<Bn254, Cpu>::quotient(key(), witness).unwrap();
+        let n = pk.h_query.len();
+        assert_eq!(q.len(), n);
+        let h = |start: usize, end: usize| {
+            Groth16::<Bn254, Cpu>::h_part(key(), start, &q[start..end]).unwrap()
+        };
+        let (r, s) = (Fr::from(5u64), Fr::from(9u64));
+        let stock =
+            ark_groth16::Groth16::<Bn254>::create_proof_with_reduction(c.clone(), &pk, r, s)
+                .unwrap();
+        for k in [0, 1, n / 2, n - 1, n] {
+            // Each range's sum is the quotient share's over the same range.
+            let ranged = part(ProofPart::QuotientH { start: k, end: n });
+            assert_eq!(h(k, n), ranged, "k = {k}");
+            let sums = h(0, k).merge(h(k, n)).unwrap().merge(rest).unwrap();
+            let ours = Groth16::<Bn254, Cpu>::assemble_sums(key(), witness, sums, r, s).unwrap();
+            assert_eq!(bytes(&ours), bytes(&stock), "k = {k}");
+        }
+        // Past the end, or overflowing: errors, not a clamp.
+        for (start, len) in [(1, n), (n + 1, 0), (usize::MAX, 1)] {
+            let scalars = vec![Fr::from(1u64); len];
+            let err = Groth16::<Bn254, Cpu>::h_part(key(), start, &scalars).unwrap_err();
+            assert!(err.to_string().contains("past the H query"), "{err}");
+        }
+        // Another circuit's key: the lengths are checked.
+        let other = MimcChain::<Fr>::new(Fr::from(5u64), 200);
+        let (pk2, _) =
+            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(other, &mut rng).unwrap();
+        let bad = Groth16::<Bn254, Cpu>::quotient((&pk2).into(), witness);
         assert!(matches!(bad, Err(Groth16Error::KeyMismatch { .. })));
     }
 

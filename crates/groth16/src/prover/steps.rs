@@ -129,23 +129,19 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
                 let len = self.key.h_query.len();
                 let end = end.min(len);
                 let start = start.min(end);
-                let evaluated = self.evaluate()?;
-                let h = if (start, end) == (0, len) {
-                    self.quotient_and_h(evaluated, &mut t)?
+                if (start, end) == (0, len) {
+                    let h = self.quotient_and_h(self.evaluate()?, &mut t)?;
+                    ProofSums {
+                        h: Some(h),
+                        h_terms: (start, end),
+                        ..ProofSums::default()
+                    }
                 } else {
                     // A range: the quotient, then the MSM over the key's own
                     // bases of the range (prepared or resident copies are
                     // of the whole query).
-                    let h = evaluated.quotient(None).map_err(map_error)?;
-                    let bases = self.key.h_query.range(start..end);
-                    let h = E::g1_result(bases.msm(&h[start..end])?);
-                    self.done_with(KeyQuery::H);
-                    h
-                };
-                ProofSums {
-                    h: Some(h),
-                    h_terms: (start, end),
-                    ..ProofSums::default()
+                    let h = self.quotient_scalars()?;
+                    h_range(self.key, start, &h[start..end])?
                 }
             }
             ProofPart::B2 => ProofSums {
@@ -165,6 +161,15 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
                 }
             }
         })
+    }
+
+    /// The witness map's quotient, as the H MSM's scalars: one per term of
+    /// the H query, on the CPU.
+    pub(super) fn quotient_scalars(&self) -> Result<Vec<E::ScalarField>, Groth16Error> {
+        self.check_key()?;
+        let mut h = self.evaluate()?.quotient(None).map_err(map_error)?;
+        h.truncate(self.key.h_query.len());
+        Ok(h)
     }
 
     /// The proof from all five sums ([`Job::assemble`]).
@@ -485,6 +490,32 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
 }
 
 /// The first point of a query (the instance's leading one).
+/// The H MSM over the H query's terms `start..start + scalars.len()`, on
+/// the key's own bases: a share's sums. A range past the query's end is
+/// [`Groth16Error::Sums`].
+pub(super) fn h_range<E: AccelPairing>(
+    key: ProvingKeyRef<'_, E>,
+    start: usize,
+    scalars: &[E::ScalarField],
+) -> Result<ProofSums<E>, Groth16Error> {
+    let end = start
+        .checked_add(scalars.len())
+        .filter(|&end| end <= key.h_query.len())
+        .ok_or(Groth16Error::Sums {
+            what: "h",
+            problem: "over terms past the H query's end",
+        })?;
+    let h = E::g1_result(key.h_query.range(start..end).msm(scalars)?);
+    if let Some(owner) = key.release {
+        owner.release(KeyQuery::H);
+    }
+    Ok(ProofSums {
+        h: Some(h),
+        h_terms: (start, end),
+        ..ProofSums::default()
+    })
+}
+
 fn first<P: zkaccel_cpu::CurveMul>(
     q: BaseSlice<'_, P>,
     what: &'static str,
