@@ -265,6 +265,40 @@ impl<E: CircomCurve> CircomProver<E> {
             .map_err(CircomError::from)
     }
 
+    /// The witness map's constraint evaluations of `witness` that `which`
+    /// selects (A z, B z, C z), each on the quotient's coset
+    /// ([`Groth16::quotient_columns`]): [`CircomProver::quotient`] split
+    /// between two processes.
+    pub fn quotient_columns(
+        &self,
+        witness: &[E::ScalarField],
+        which: [bool; 3],
+    ) -> Result<[Option<Vec<E::ScalarField>>; 3], CircomError> {
+        self.check_witness(witness)?;
+        Groth16::<E, Cpu>::quotient_columns(
+            self.zkey.proving_key(),
+            self.matrix_witness(witness),
+            which,
+        )
+        .map_err(CircomError::from)
+    }
+
+    /// [`CircomProver::quotient`] from the three columns of
+    /// [`CircomProver::quotient_columns`] ([`Groth16::quotient_from_columns`]).
+    pub fn quotient_from_columns(
+        &self,
+        witness: &[E::ScalarField],
+        columns: [Vec<E::ScalarField>; 3],
+    ) -> Result<Vec<E::ScalarField>, CircomError> {
+        self.check_witness(witness)?;
+        Groth16::<E, Cpu>::quotient_from_columns(
+            self.zkey.proving_key(),
+            self.matrix_witness(witness),
+            columns,
+        )
+        .map_err(CircomError::from)
+    }
+
     /// The H MSM over the H query's terms `start..start + scalars.len()`
     /// ([`Groth16::h_part`]): `scalars` are those terms of
     /// [`CircomProver::quotient`]; a share's sums, for

@@ -279,51 +279,126 @@ impl<F: PrimeField> Evaluated<F> {
             mut abc,
             qap,
         } = self;
-        let n = domain.size();
-        if qap != Qap::Libsnark {
-            // snarkjs' root is arkworks' to the power m: its i-th domain
-            // point is arkworks' (m i mod n)-th.
-            let m = match qap {
-                Qap::Snarkjs => snarkjs_root_exponent::<F>(),
-                _ => 1,
-            };
-            if m != 1 {
-                let mm = (m % n as u64) as u128;
-                for v in abc.iter_mut() {
-                    let mut p = vec![F::zero(); n];
-                    for (i, x) in v.iter().enumerate() {
-                        p[(mm * i as u128 % n as u128) as usize] = *x;
-                    }
-                    *v = p;
-                }
-            }
-            onto_coset(&domain, &coset, &mut abc);
-            let [mut ab, b, c] = abc;
-            par_update(&mut ab, |i, a| *a * b[i] - c[i]);
-            if m != 1 {
-                // snarkjs' k-th odd root g^m w^(m k) is arkworks' coset point
-                // g w^j with 2j + 1 = m (2k + 1) mod 2n.
-                let two_n = 2 * n as u128;
-                let m2 = m as u128 % two_n;
-                let h = (0..n)
-                    .map(|k| ab[((m2 * (2 * k as u128 + 1) % two_n - 1) / 2) as usize])
-                    .collect();
-                return Ok(h);
-            }
-            return Ok(ab);
+        for v in abc.iter_mut() {
+            to_arkworks_order(qap, v);
         }
         onto_coset(&domain, &coset, &mut abc);
-        let [mut ab, b, c] = abc;
-        let z_inv = domain
-            .evaluate_vanishing_polynomial(F::GENERATOR)
-            .inverse()
-            .ok_or(SynthesisError::DivisionByZero)?;
-        // h on the coset: (a * b - c) / Z(g), then back to coefficients.
-        par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
-        drop((b, c));
-        coset.transform_lean(&mut ab, Direction::Inverse);
-        Ok(ab)
+        finish_quotient(&domain, &coset, qap, abc)
     }
+
+    /// The columns of `which` (A z, B z, C z) on the coset, each as
+    /// [`Evaluated::quotient`] transforms it; `None` for the others. With
+    /// the rest from elsewhere (another process), [`finish_quotient`] gives
+    /// the quotient.
+    pub(crate) fn columns_on_coset(self, which: [bool; 3]) -> [Option<Vec<F>>; 3] {
+        let Evaluated::OnDomain {
+            domain,
+            coset,
+            abc,
+            qap,
+        } = self;
+        let mut out = [None, None, None];
+        for ((o, mut v), keep) in out.iter_mut().zip(abc).zip(which) {
+            if keep {
+                to_arkworks_order(qap, &mut v);
+                domain.transform_lean(&mut v, Direction::Inverse);
+                coset.transform_lean(&mut v, Direction::Forward);
+                *o = Some(v);
+            }
+        }
+        out
+    }
+}
+
+/// `v` (on snarkjs' domain for [`Qap::Snarkjs`]) in arkworks' domain order:
+/// snarkjs' root is arkworks' to the power m, so its i-th domain point is
+/// arkworks' (m i mod n)-th. Unchanged for the other reductions and m = 1.
+fn to_arkworks_order<F: PrimeField>(qap: Qap, v: &mut Vec<F>) {
+    let m = match qap {
+        Qap::Snarkjs => snarkjs_root_exponent::<F>(),
+        _ => 1,
+    };
+    if m != 1 {
+        let n = v.len();
+        let mm = (m % n as u64) as u128;
+        let mut p = vec![F::zero(); n];
+        for (i, x) in v.iter().enumerate() {
+            p[(mm * i as u128 % n as u128) as usize] = *x;
+        }
+        *v = p;
+    }
+}
+
+/// The quotient from A z, B z and C z on `coset` of `domain` (in
+/// arkworks' order, as [`Evaluated::columns_on_coset`] gives them), in the
+/// form `qap` defines ([`Evaluated::quotient`]). Every column must have the
+/// domain's size ([`SynthesisError::Unsatisfiable`] otherwise: no column
+/// of another witness is accepted).
+pub(crate) fn finish_quotient<F: PrimeField>(
+    domain: &NttDomain<F>,
+    coset: &NttDomain<F>,
+    qap: Qap,
+    abc: [Vec<F>; 3],
+) -> Result<Vec<F>, MapError> {
+    let n = domain.size();
+    if abc.iter().any(|v| v.len() != n) {
+        return Err(SynthesisError::Unsatisfiable.into());
+    }
+    let [mut ab, b, c] = abc;
+    if qap != Qap::Libsnark {
+        par_update(&mut ab, |i, a| *a * b[i] - c[i]);
+        let m = match qap {
+            Qap::Snarkjs => snarkjs_root_exponent::<F>(),
+            _ => 1,
+        };
+        if m != 1 {
+            // snarkjs' k-th odd root g^m w^(m k) is arkworks' coset point
+            // g w^j with 2j + 1 = m (2k + 1) mod 2n.
+            let two_n = 2 * n as u128;
+            let m2 = m as u128 % two_n;
+            let h = (0..n)
+                .map(|k| ab[((m2 * (2 * k as u128 + 1) % two_n - 1) / 2) as usize])
+                .collect();
+            return Ok(h);
+        }
+        return Ok(ab);
+    }
+    let z_inv = domain
+        .evaluate_vanishing_polynomial(F::GENERATOR)
+        .inverse()
+        .ok_or(SynthesisError::DivisionByZero)?;
+    // h on the coset: (a * b - c) / Z(g), then back to coefficients.
+    par_update(&mut ab, |i, a| (*a * b[i] - c[i]) * z_inv);
+    drop((b, c));
+    coset.transform_lean(&mut ab, Direction::Inverse);
+    Ok(ab)
+}
+
+/// The witness map's domain for `num_constraints` and `num_inputs`, and
+/// the coset its quotient is evaluated on for `qap`: by the field's
+/// generator ([`Qap::Libsnark`]), by the `2n`-th root of unity (the
+/// circom reductions).
+pub(crate) fn domains<F: PrimeField>(
+    qap: Qap,
+    num_constraints: usize,
+    num_inputs: usize,
+) -> Result<(NttDomain<F>, NttDomain<F>), SynthesisError> {
+    let size = num_constraints
+        .checked_add(num_inputs)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let domain = NttDomain::<F>::new(size).ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let n = domain.size();
+    let offset = match qap {
+        Qap::Libsnark => F::GENERATOR,
+        // The 2n-th root of unity: its coset is the odd 2n-th roots.
+        Qap::Circom | Qap::Snarkjs => NttDomain::<F>::new(2 * n)
+            .ok_or(SynthesisError::PolynomialDegreeTooLarge)?
+            .group_gen(),
+    };
+    let coset = domain
+        .get_coset(offset)
+        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    Ok((domain, coset))
 }
 
 /// The constraint evaluations of the witness map for `qap` (see
@@ -354,19 +429,8 @@ pub(crate) fn evaluations<F: PrimeField, M: ConstraintMatrix<F>>(
     if num_inputs > full_assignment.len() {
         return Err(SynthesisError::AssignmentMissing.into());
     }
-    let domain = NttDomain::<F>::new(num_constraints + num_inputs)
-        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
+    let (domain, coset) = domains::<F>(qap, num_constraints, num_inputs)?;
     let n = domain.size();
-    let offset = match qap {
-        Qap::Libsnark => F::GENERATOR,
-        // The 2n-th root of unity: its coset is the odd 2n-th roots.
-        Qap::Circom | Qap::Snarkjs => NttDomain::<F>::new(2 * n)
-            .ok_or(SynthesisError::PolynomialDegreeTooLarge)?
-            .group_gen(),
-    };
-    let coset = domain
-        .get_coset(offset)
-        .ok_or(SynthesisError::PolynomialDegreeTooLarge)?;
 
     // Every index in range, so that evaluation cannot panic on bad matrices.
     let vars = full_assignment.len();

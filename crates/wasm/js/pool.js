@@ -6,11 +6,14 @@
 // witness map's quotient (Prover.quotient: the H MSM's scalars), the H MSM
 // over a range of its terms (Prover.hPart), B in G2, and L, A and B in G1
 // (Prover.provePart). Worker 1 computes the quotient once and sends its
-// scalars back; H's first k terms stay on worker 1, the rest go to worker
-// 0 after L, A and B1; B2 goes to either. k and B2's place are planned
-// from the shares' times in the proofs before (plan()); the first proof's,
-// from times estimated from the witness (estimate(): how many of its
-// values are not 0 or 1), so a one-shot groth16.prove is split too.
+// scalars back, or, where L, A and B1 are cheap (bits), worker 0 computes
+// C's column of it first (Prover.quotientColumns) and worker 1 finishes it
+// (Prover.quotientFrom). H's first k terms stay on worker 1, the rest go
+// to worker 0 after L, A and B1; B2 goes to either. k, B2's place and the
+// split are planned from the shares' times in the proofs before (plan());
+// the first proof's, from times estimated from the witness (estimate():
+// how many of its values are not 0 or 1), so a one-shot groth16.prove is
+// split too.
 // `spawn()` (from node.js or browser.js) makes a worker: {post(message,
 // transfer), listen(onMessage, onError), terminate, busy(bool)}.
 
@@ -105,13 +108,32 @@ export class Pool {
   async prove(wtns, seed) {
     if (this.#workers.length < 2) return this.call(0, { op: "prove", wtns, seed });
     const n = this.#hTerms;
-    const { k, b2OnFirst } = plan(this.#times ?? estimate(n, witnessCounts(wtns)), n);
-    // Each worker runs its calls in the order they are sent: worker 1 the
-    // quotient, (B2,) then H's first k terms; worker 0 L, A and B1, (B2,)
-    // then the other terms, each H share sent once the quotient is in.
-    const quotient = this.call(1, { op: "quotient", wtns });
-    const lab1 = this.call(0, { op: "part", wtns, kind: LAB1 });
-    const b2 = this.call(b2OnFirst ? 1 : 0, { op: "part", wtns, kind: B2 });
+    const times = this.#times ?? estimate(n, witnessCounts(wtns));
+    const { k, b2OnFirst, split } = (testing.plan ?? plan)(times, n);
+    // Each worker runs its calls in the order they are sent. Worker 1: the
+    // quotient (or, split, A and B's columns, then the quotient once C's
+    // is in), (B2,) then H's first k terms; worker 0: (C's column,) L, A
+    // and B1, (B2,) then the other terms. H's shares are sent once the
+    // quotient is in.
+    const seen = {};
+    const time = (name) => (out) => {
+      seen[name] = (seen[name] ?? 0) + out.ms;
+      return out;
+    };
+    let quotient;
+    if (split) {
+      const held = this.call(1, { op: "hold", wtns, mask: 3 }).then(time("held"));
+      const c = this.call(0, { op: "columns", wtns, mask: 4 }).then(time("c"));
+      quotient = Promise.all([held, c]).then(([, { columns }]) =>
+        this.call(1, { op: "finish", wtns, others: columns }, [columns.buffer]).then(time("finish")));
+    } else {
+      quotient = this.call(1, { op: "quotient", wtns }).then(time("q"));
+    }
+    const lab1 = this.call(0, { op: "part", wtns, kind: LAB1 }).then(time("l"));
+    // Split, B2 on worker 1 waits for the quotient's finish.
+    const b2 = (split && b2OnFirst ? quotient : Promise.resolve())
+      .then(() => this.call(b2OnFirst ? 1 : 0, { op: "part", wtns, kind: B2 }))
+      .then(time("b2"));
     // Rejections are observed at once (the pool reports the first); the
     // rest wait for the quotient.
     for (const p of [lab1, b2]) p.catch(() => {});
@@ -119,13 +141,15 @@ export class Pool {
     const size = n > 0 ? q.scalars.length / n : 0;
     const h = (i, start, end) => {
       const scalars = q.scalars.slice(start * size, end * size);
-      return this.call(i, { op: "h", start, scalars }, [scalars.buffer]);
+      return this.call(i, { op: "h", start, scalars }, [scalars.buffer]).then(time("h"));
     };
     const hs = k < n ? [h(1, 0, k), h(0, k, n)] : [h(1, 0, n)];
-    const [l, b, ...hDone] = await Promise.all([lab1, b2, ...hs]);
-    this.#times = learn(this.#times, { q: q.ms, l: l.ms, b2: b.ms, h: hDone.reduce((s, d) => s + d.ms, 0) });
-    const sums = [l.sums, b.sums, ...hDone.map((d) => d.sums)];
-    return this.call(0, { op: "assemble", wtns, shares: lengthPrefixed(sums), seed });
+    const done = await Promise.all([lab1, b2, ...hs]);
+    // Split: the whole quotient's time taken as A and B's share, the
+    // finish, and half of C's (each worker evaluated all three columns).
+    seen.q ??= seen.held + seen.finish + seen.c / 2;
+    this.#times = learn(this.#times, { q: seen.q, h: seen.h, l: seen.l, b2: seen.b2 });
+    return this.call(0, { op: "assemble", wtns, shares: lengthPrefixed(done.map((d) => d.sums)), seed });
   }
 
   /** Ends every worker; pending calls reject. */
@@ -197,26 +221,36 @@ export function close(chunks, it = chunks[Symbol.asyncIterator]()) {
 const B2 = 1;
 const LAB1 = 2;
 
+/** For the package's tests: `plan`, where set, replaces plan() (to prove
+ * with each kind of plan and compare the proofs). */
+export const testing = { plan: null };
+
 /**
  * Where the next proof's shares go, from the times (ms) of the shares
  * before (`t`: the quotient q, the whole H MSM h, L-A-B1 l, B2 b2; null
- * before the first proof): H's first k of n terms on worker 1 after the
- * quotient, the rest on worker 0 after L, A and B1 (and not before the
- * quotient is in), B2 on the side where the later of the two finishes
- * soonest. Modelled as worker 1: q (+ b2) + x h, worker 0: max(l (+ b2),
- * q) + (1 - x) h.
+ * before the first proof): whether the quotient is split (A and B's
+ * columns on worker 1, C's on worker 0 first), H's first k of n terms on
+ * worker 1 after the quotient, the rest on worker 0 after L, A and B1 (and
+ * not before the quotient is in), B2 on the side where the later of the
+ * two finishes soonest. Modelled with C's column a third of the quotient:
+ * worker 1: Q (+ b2) + x h, worker 0: max((q/3 when split) + l (+ b2), Q)
+ * + (1 - x) h, where Q, when the quotient is in, is q whole or 2q/3 split.
  */
 export function plan(t, n) {
-  if (!t) return { k: n, b2OnFirst: true };
+  if (!t) return { k: n, b2OnFirst: true, split: false };
   let best = null;
-  for (const b2OnFirst of [true, false]) {
-    const one = t.q + (b2OnFirst ? t.b2 : 0);
-    const zero = Math.max(t.l + (b2OnFirst ? 0 : t.b2), t.q);
-    const x = t.h > 0 ? Math.min(1, Math.max(0, (zero + t.h - one) / (2 * t.h))) : 1;
-    const c = Math.max(one + x * t.h, zero + (1 - x) * t.h);
-    if (!best || c < best.c) best = { c, x, b2OnFirst };
+  for (const split of [false, true]) {
+    for (const b2OnFirst of [true, false]) {
+      const ready = split ? (2 * t.q) / 3 : t.q;
+      const one = ready + (b2OnFirst ? t.b2 : 0);
+      const zero = Math.max((split ? t.q / 3 : 0) + t.l + (b2OnFirst ? 0 : t.b2), ready);
+      const x = t.h > 0 ? Math.min(1, Math.max(0, (zero + t.h - one) / (2 * t.h))) : 1;
+      const c = Math.max(one + x * t.h, zero + (1 - x) * t.h);
+      // A tie keeps the plan found first (whole, then B2 on worker 1).
+      if (!best || c < best.c - 1e-9 * Math.abs(c)) best = { c, x, b2OnFirst, split };
+    }
   }
-  return { k: Math.round(best.x * n), b2OnFirst: best.b2OnFirst };
+  return { k: Math.round(best.x * n), b2OnFirst: best.b2OnFirst, split: best.split };
 }
 
 // estimate()'s costs, in units of one H term's share of the H MSM (a

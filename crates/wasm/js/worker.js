@@ -17,6 +17,11 @@
 //   {id, op: "part", wtns, kind, start, end}        -> {id, out: {sums: Uint8Array, ms}}
 //   {id, op: "quotient", wtns}                      -> {id, out: {scalars: Uint8Array, ms}}
 //   {id, op: "h", start, scalars}                   -> {id, out: {sums: Uint8Array, ms}}
+//   {id, op: "columns", wtns, mask}                 -> {id, out: {columns: Uint8Array, ms}}
+//   {id, op: "hold", wtns, mask}                    -> {id, out: {ms}}
+//   {id, op: "finish", wtns, others}                -> {id, out: {scalars: Uint8Array, ms}}
+// ("hold" keeps the quotient's columns in the instance until "finish"
+// completes the quotient from them and another worker's "columns".)
 //   {id, op: "assemble", wtns, shares, seed?}       -> {id, out: [proof, public]}
 //   {id, op: "vkey"}                                -> {id, out: vkey.json}
 // A failure answers {id, error: message}.
@@ -24,6 +29,7 @@ import { initSync, ProverStream } from "./wasm/zkaccel_wasm.js";
 
 let prover;
 let stream;
+let held;
 
 function handle(m) {
   switch (m.op) {
@@ -48,6 +54,28 @@ function handle(m) {
       return timed("scalars", () => prover.quotient(m.wtns));
     case "h":
       return timed("sums", () => prover.hPart(m.start, m.scalars));
+    case "columns":
+      return timed("columns", () => {
+        const c = prover.quotientColumns(m.wtns, m.mask);
+        try {
+          return c.bytes();
+        } finally {
+          c.free();
+        }
+      });
+    case "hold":
+      held?.free();
+      held = undefined;
+      return timed("held", () => {
+        held = prover.quotientColumns(m.wtns, m.mask);
+        return true;
+      });
+    case "finish": {
+      const columns = held;
+      held = undefined;
+      if (!columns) throw new Error("no quotient columns held to finish");
+      return timed("scalars", () => prover.quotientFrom(m.wtns, columns, m.others));
+    }
     case "assemble":
       return m.seed === undefined ? prover.assemble(m.wtns, m.shares) : prover.assembleWithTestSeed(m.wtns, m.shares, m.seed);
     case "vkey":
@@ -64,13 +92,14 @@ function timed(name, f) {
 }
 
 /** Answers each request `listen` delivers through `post(message,
- * transfer)`; the quotient's scalars are transferred, not copied. */
+ * transfer)`; the quotient's scalars and columns are transferred, not
+ * copied. */
 export function serve(post, listen) {
   listen((m) => {
     try {
       const out = handle(m);
       if (m.op === "init") post(out);
-      else post({ id: m.id, out }, out?.scalars ? [out.scalars.buffer] : []);
+      else post({ id: m.id, out }, [out?.scalars?.buffer, out?.columns?.buffer].filter(Boolean));
     } catch (e) {
       post({ id: m.id, error: e instanceof Error ? e.message : String(e) });
     }

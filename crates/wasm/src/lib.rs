@@ -23,7 +23,7 @@
 mod prover;
 pub mod sums;
 
-pub use prover::{verify_json, KeyProver, KeyStream, ProofFiles, Randomness};
+pub use prover::{verify_json, KeyProver, KeyStream, ProofFiles, QuotientColumns, Randomness};
 
 use wasm_bindgen::prelude::*;
 use zkaccel_groth16::ProofPart;
@@ -98,6 +98,33 @@ impl Prover {
     /// shared between workers ([`Prover::h_part`]).
     pub fn quotient(&self, wtns: &[u8]) -> Result<Vec<u8>, JsError> {
         self.inner.quotient_wtns(wtns).map_err(js_err)
+    }
+
+    /// The quotient's columns of `wtns` that `mask` selects (bit 0 A z,
+    /// bit 1 B z, bit 2 C z) on its coset: the quotient's work split
+    /// between two workers. One keeps its [`Columns`] for
+    /// [`Prover::quotient_from`]; the other sends [`Columns::bytes`].
+    #[wasm_bindgen(js_name = quotientColumns)]
+    pub fn quotient_columns(&self, wtns: &[u8], mask: u32) -> Result<Columns, JsError> {
+        self.inner
+            .quotient_columns(wtns, mask)
+            .map(|inner| Columns { inner })
+            .map_err(js_err)
+    }
+
+    /// [`Prover::quotient`]'s bytes from `held` (columns computed here,
+    /// consumed) and `others` (the bytes of the columns `held` lacks, in
+    /// order A, B, C, from another worker's [`Columns::bytes`]).
+    #[wasm_bindgen(js_name = quotientFrom)]
+    pub fn quotient_from(
+        &self,
+        wtns: &[u8],
+        held: Columns,
+        others: &[u8],
+    ) -> Result<Vec<u8>, JsError> {
+        self.inner
+            .quotient_from(wtns, held.inner, others)
+            .map_err(js_err)
     }
 
     /// A share's sums as bytes, for [`Prover::assemble`]: the H MSM over the
@@ -177,6 +204,22 @@ impl Prover {
     #[wasm_bindgen(js_name = vkeyJson)]
     pub fn vkey_json(&self) -> String {
         self.inner.vkey_json()
+    }
+}
+
+/// Some of a proof's quotient columns, computed by
+/// [`Prover::quotient_columns`] and held in this instance.
+#[wasm_bindgen]
+pub struct Columns {
+    inner: QuotientColumns,
+}
+
+#[wasm_bindgen]
+impl Columns {
+    /// The columns held, in order A, B, C, 32 bytes a value: `others` for
+    /// [`Prover::quotient_from`] on another worker.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.inner.to_bytes()
     }
 }
 

@@ -136,6 +136,52 @@ impl KeyProver {
         }
     }
 
+    /// The quotient's columns of a `.wtns` that `mask` selects (bit 0 A z,
+    /// bit 1 B z, bit 2 C z), each on the quotient's coset: half of
+    /// [`KeyProver::quotient_wtns`]'s work for one worker, the rest
+    /// ([`QuotientColumns::to_bytes`]) from another, finished by
+    /// [`KeyProver::quotient_from`]. A mask outside 0..8 is an error.
+    pub fn quotient_columns(&self, wtns: &[u8], mask: u32) -> Result<QuotientColumns, CircomError> {
+        if mask >= 8 {
+            return Err(CircomError::Mismatch(format!(
+                "quotient column mask {mask}: the columns are bits 0 (A), 1 (B) and 2 (C)"
+            )));
+        }
+        let which = [mask & 1 != 0, mask & 2 != 0, mask & 4 != 0];
+        Ok(match self {
+            KeyProver::Bn254(p) => {
+                QuotientColumns::Bn254(p.quotient_columns(&read_wtns(wtns)?, which)?)
+            }
+            KeyProver::Bls12_381(p) => {
+                QuotientColumns::Bls12_381(p.quotient_columns(&read_wtns(wtns)?, which)?)
+            }
+        })
+    }
+
+    /// The quotient of a `.wtns` as bytes ([`KeyProver::quotient_wtns`]'s)
+    /// from `held` (its columns computed here) and `others`: the bytes of
+    /// the columns `held` lacks, in order A, B, C
+    /// ([`QuotientColumns::to_bytes`] on another worker). Columns of
+    /// another curve, length or count are errors.
+    pub fn quotient_from(
+        &self,
+        wtns: &[u8],
+        held: QuotientColumns,
+        others: &[u8],
+    ) -> Result<Vec<u8>, CircomError> {
+        match (self, held) {
+            (KeyProver::Bn254(p), QuotientColumns::Bn254(c)) => {
+                quotient_from_one(p, wtns, c, others)
+            }
+            (KeyProver::Bls12_381(p), QuotientColumns::Bls12_381(c)) => {
+                quotient_from_one(p, wtns, c, others)
+            }
+            _ => Err(CircomError::Mismatch(
+                "quotient columns of another curve than the key's".into(),
+            )),
+        }
+    }
+
     /// A share's sums as bytes ([`crate::sums`]): the H MSM over the H
     /// query's terms from `start` on, one per scalar of `scalars` (bytes of
     /// [`KeyProver::quotient_wtns`], those terms of it). Malformed scalars
@@ -160,6 +206,31 @@ impl KeyProver {
         match self {
             KeyProver::Bn254(p) => assemble_one(p, wtns, shares, rng),
             KeyProver::Bls12_381(p) => assemble_one(p, wtns, shares, rng),
+        }
+    }
+}
+
+/// Some of the quotient's three columns on its coset
+/// ([`KeyProver::quotient_columns`]), held by the worker that computed them.
+pub enum QuotientColumns {
+    /// A `bn128` key's.
+    Bn254([Option<Vec<ark_bn254::Fr>>; 3]),
+    /// A `bls12381` key's.
+    Bls12_381([Option<Vec<ark_bls12_381::Fr>>; 3]),
+}
+
+impl QuotientColumns {
+    /// The columns held, in order A, B, C, as bytes
+    /// ([`crate::sums::scalars_to_bytes`]), for
+    /// [`KeyProver::quotient_from`] on another copy of the key.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        fn all<F: ark_ff::PrimeField>(c: &[Option<Vec<F>>; 3]) -> Vec<u8> {
+            let held: Vec<F> = c.iter().flatten().flatten().copied().collect();
+            crate::sums::scalars_to_bytes(&held)
+        }
+        match self {
+            QuotientColumns::Bn254(c) => all(c),
+            QuotientColumns::Bls12_381(c) => all(c),
         }
     }
 }
@@ -271,6 +342,39 @@ fn quotient_one<E: CircomCurve>(
 ) -> Result<Vec<u8>, CircomError> {
     let witness = read_wtns::<E::ScalarField>(wtns)?;
     Ok(crate::sums::scalars_to_bytes(&prover.quotient(&witness)?))
+}
+
+fn quotient_from_one<E: CircomCurve>(
+    prover: &CircomProver<E>,
+    wtns: &[u8],
+    held: [Option<Vec<E::ScalarField>>; 3],
+    others: &[u8],
+) -> Result<Vec<u8>, CircomError> {
+    let witness = read_wtns::<E::ScalarField>(wtns)?;
+    let bad = |e: String| CircomError::Mismatch(format!("the quotient's other columns: {e}"));
+    let mut rest = crate::sums::scalars_from_bytes::<E::ScalarField>(others).map_err(bad)?;
+    let missing = held.iter().filter(|c| c.is_none()).count();
+    let n = held.iter().flatten().map(Vec::len).next().unwrap_or(0);
+    let n = if n > 0 {
+        n
+    } else {
+        rest.len() / missing.max(1)
+    };
+    if rest.len() != missing * n {
+        return Err(bad(format!(
+            "{} scalars, where {missing} columns of {n} were expected",
+            rest.len()
+        )));
+    }
+    let mut columns = held.map(|c| c.unwrap_or_default());
+    for c in columns.iter_mut().rev() {
+        if c.is_empty() {
+            *c = rest.split_off(rest.len() - n);
+        }
+    }
+    Ok(crate::sums::scalars_to_bytes(
+        &prover.quotient_from_columns(&witness, columns)?,
+    ))
 }
 
 fn h_part_one<E: CircomCurve>(

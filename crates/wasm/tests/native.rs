@@ -240,6 +240,31 @@ fn quotient_once_and_h_parts_give_the_whole_proof_byte_for_byte() {
                 .unwrap();
             assert_eq!(out, whole, "{name}, k = {k}");
         }
+        // The quotient from its columns computed apart, each split.
+        for held in 0..8u32 {
+            let mine = prover.quotient_columns(&wtns, held).unwrap();
+            let theirs = prover.quotient_columns(&wtns, 7 - held).unwrap();
+            let out = prover.quotient_from(&wtns, mine, &theirs.to_bytes());
+            assert_eq!(out.unwrap(), q, "{name}: held {held}");
+        }
+        assert!(err_of(prover.quotient_columns(&wtns, 8)).contains("mask 8"));
+        let mine = || prover.quotient_columns(&wtns, 3).unwrap();
+        let c = prover.quotient_columns(&wtns, 4).unwrap().to_bytes();
+        // Cut short, a column too many, another curve's columns.
+        let msg = err_of(prover.quotient_from(&wtns, mine(), &c[..c.len() - 32]));
+        assert!(msg.contains("other columns"), "{msg}");
+        let both = prover.quotient_columns(&wtns, 6).unwrap().to_bytes();
+        assert!(err_of(prover.quotient_from(&wtns, mine(), &both)).contains("other columns"));
+        let other_curve = if name == "poseidon_bls" {
+            "poseidon"
+        } else {
+            "poseidon_bls"
+        };
+        let foreign = KeyProver::new(&fixture(other_curve, "circuit.zkey"))
+            .unwrap()
+            .quotient_columns(&fixture(other_curve, "witness.wtns"), 3)
+            .unwrap();
+        assert!(err_of(prover.quotient_from(&wtns, foreign, &c)).contains("another curve"));
         let err = |start, bytes: &[u8]| err_of(prover.h_part(start, bytes));
         // Part of an element, an element at the modulus or above, a range
         // past the query.

@@ -220,6 +220,43 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         job.quotient_scalars()
     }
 
+    /// [`Groth16::quotient`] in two steps, for two processes: the witness
+    /// map's constraint evaluations A z, B z, C z (those `which` selects) on
+    /// the quotient's coset, each after two of the quotient's NTTs; `None`
+    /// for the others. Each process computes some; one of them finishes
+    /// the quotient from all three ([`Groth16::quotient_from_columns`]).
+    pub fn quotient_columns<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+        which: [bool; 3],
+    ) -> Result<[Option<Vec<E::ScalarField>>; 3], Groth16Error> {
+        let offloads = Offloads::none();
+        let job = Job {
+            key,
+            witness,
+            offloads: &offloads,
+        };
+        job.quotient_columns(which)
+    }
+
+    /// [`Groth16::quotient`] from the three columns of
+    /// [`Groth16::quotient_columns`] (A, B, C in that order). A column of
+    /// another length than the domain's is [`Groth16Error::KeyMismatch`];
+    /// columns of another witness give a proof that does not verify.
+    pub fn quotient_from_columns<M: ConstraintMatrix<E::ScalarField>>(
+        key: ProvingKeyRef<'_, E>,
+        witness: MatrixWitness<'_, E::ScalarField, M>,
+        columns: [Vec<E::ScalarField>; 3],
+    ) -> Result<Vec<E::ScalarField>, Groth16Error> {
+        let offloads = Offloads::none();
+        let job = Job {
+            key,
+            witness,
+            offloads: &offloads,
+        };
+        job.quotient_from_columns(columns)
+    }
+
     /// The H MSM over the H query's terms `start..start + scalars.len()`,
     /// `scalars` being those terms of [`Groth16::quotient`]: a share's sums,
     /// as [`ProofPart::QuotientH`] over the same range gives them. A range
@@ -712,6 +749,28 @@ mod tests {
         let q = Groth16::<Bn254, Cpu>::quotient(key(), witness).unwrap();
         let n = pk.h_query.len();
         assert_eq!(q.len(), n);
+        // The same quotient from its columns computed apart (the circom
+        // reductions' on snarkjs keys, BN254 and BLS12-381, in the wasm
+        // crate's tests).
+        {
+            let (w, qap) = (witness, Qap::Libsnark);
+            let cols = |which| Groth16::<Bn254, Cpu>::quotient_columns(key(), w, which).unwrap();
+            let [a, _, c] = cols([true, false, true]);
+            let [none, b, none2] = cols([false, true, false]);
+            assert!(none.is_none() && none2.is_none());
+            let (a, b, c) = (a.unwrap(), b.unwrap(), c.unwrap());
+            let whole = Groth16::<Bn254, Cpu>::quotient(key(), w).unwrap();
+            let from = |abc| Groth16::<Bn254, Cpu>::quotient_from_columns(key(), w, abc);
+            assert_eq!(
+                from([a.clone(), b.clone(), c.clone()]).unwrap(),
+                whole,
+                "{qap:?}"
+            );
+            // A column cut short, or columns in another order.
+            let err = from([a.clone(), b[1..].to_vec(), c.clone()]).unwrap_err();
+            assert!(err.to_string().contains("quotient column B"), "{err}");
+            assert_ne!(from([c, b, a]).unwrap(), whole, "{qap:?}");
+        }
         let h = |start: usize, end: usize| {
             Groth16::<Bn254, Cpu>::h_part(key(), start, &q[start..end]).unwrap()
         };

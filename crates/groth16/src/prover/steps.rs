@@ -16,6 +16,7 @@ use ark_ec::short_weierstrass::Affine;
 use ark_ec::CurveGroup;
 use ark_ff::Zero;
 use ark_groth16::Proof;
+use ark_poly::EvaluationDomain;
 use ark_relations::gr1cs::SynthesisError;
 use zkaccel_cpu::{BaseSlice, PreparedBases, SharedScalars};
 // The H query length from which the quotient and the H MSM run fused on the
@@ -168,6 +169,41 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     pub(super) fn quotient_scalars(&self) -> Result<Vec<E::ScalarField>, Groth16Error> {
         self.check_key()?;
         let mut h = self.evaluate()?.quotient(None).map_err(map_error)?;
+        h.truncate(self.key.h_query.len());
+        Ok(h)
+    }
+
+    /// The constraint evaluations of `which` (A z, B z, C z) on the
+    /// quotient's coset; `None` for the others.
+    pub(super) fn quotient_columns(
+        &self,
+        which: [bool; 3],
+    ) -> Result<[Option<Vec<E::ScalarField>>; 3], Groth16Error> {
+        self.check_key()?;
+        Ok(self.evaluate()?.columns_on_coset(which))
+    }
+
+    /// The quotient ([`Job::quotient_scalars`]) from the three columns of
+    /// [`Job::quotient_columns`], each of the domain's size.
+    pub(super) fn quotient_from_columns(
+        &self,
+        columns: [Vec<E::ScalarField>; 3],
+    ) -> Result<Vec<E::ScalarField>, Groth16Error> {
+        self.check_key()?;
+        let w = &self.witness;
+        let (domain, coset) = crate::reduction::domains(w.qap, w.num_constraints, w.num_inputs)?;
+        for (what, v) in [
+            "quotient column A",
+            "quotient column B",
+            "quotient column C",
+        ]
+        .into_iter()
+        .zip(&columns)
+        {
+            check_len(what, domain.size(), v.len())?;
+        }
+        let mut h = crate::reduction::finish_quotient(&domain, &coset, w.qap, columns)
+            .map_err(map_error)?;
         h.truncate(self.key.h_query.len());
         Ok(h)
     }

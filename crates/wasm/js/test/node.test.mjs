@@ -191,23 +191,53 @@ test("0, 1 and 2 workers give the same proof; the pool's answers are the calling
   }
 });
 
+test("every kind of plan gives the same proof: the quotient whole or split, H at any k, B2 on either side", async () => {
+  const { testing } = await import(pathToFileURL(path.join(pkgDir, "pool.js")).href);
+  for (const name of ["poseidon_bls", "arrays"]) {
+    const zkey = await bytes(name, "circuit.zkey");
+    const wtns = await bytes(name, "witness.wtns");
+    const alone = await Prover.create(zkey, { workers: 0 });
+    const want = await alone.prove(wtns, { testSeed: 8 });
+    alone.free();
+    const prover = await Prover.create(zkey, { workers: 2 });
+    try {
+      for (const split of [false, true]) {
+        for (const b2OnFirst of [false, true]) {
+          for (const at of [0, 0.4, 1]) {
+            testing.plan = (_, n) => ({ k: Math.round(at * n), b2OnFirst, split });
+            const got = await prover.prove(wtns, { testSeed: 8 });
+            assert.deepEqual(got, want, `${name}: ${JSON.stringify({ split, b2OnFirst, at })}`);
+          }
+        }
+      }
+      // A bad witness on a split plan: rejected, and the pool still proves.
+      testing.plan = (_, n) => ({ k: n >> 1, b2OnFirst: false, split: true });
+      await assert.rejects(prover.prove(wtns.subarray(0, wtns.length - 32)), Error);
+      assert.deepEqual(await prover.prove(wtns, { testSeed: 8 }), want, `${name}: after a rejection`);
+    } finally {
+      testing.plan = null;
+      prover.free();
+    }
+  }
+});
+
 test("the pool's plan: H split to even the two workers' times, B2 where it finishes first", async () => {
   const { plan } = await import(pathToFileURL(path.join(pkgDir, "pool.js")).href);
   const n = 1 << 16;
-  // Before any proof: H whole on worker 1 with B2.
-  assert.deepEqual(plan(null, n), { k: n, b2OnFirst: true });
-  // Bits (cheap L, A, B1 and B2): worker 0 waits for the quotient anyway,
-  // so B2 goes there, and H is halved: q + x h = max(l + b2, q) + (1 - x) h.
+  // Before any proof: H whole on worker 1 with B2 and the quotient.
+  assert.deepEqual(plan(null, n), { k: n, b2OnFirst: true, split: false });
+  // Bits (cheap L, A, B1 and B2): the quotient split (C's column on worker
+  // 0, then L, A, B1 and B2 there, done before worker 1 finishes the
+  // quotient at 2q/3), and H halved.
   const bits = plan({ q: 380, h: 800, l: 60, b2: 50 }, n);
-  assert.equal(bits.b2OnFirst, false);
-  assert.equal(bits.k, Math.round(0.5 * n));
+  assert.deepEqual(bits, { k: Math.round(0.5 * n), b2OnFirst: false, split: true });
   // Dense: B2 beside the quotient, H split so that both end together:
   // q + b2 + x h = l + (1 - x) h.
+  // (Split, the same time: the plan found first is kept.)
   const dense = plan({ q: 400, h: 600, l: 1600, b2: 1200 }, n);
-  assert.equal(dense.b2OnFirst, true);
-  assert.equal(dense.k, Math.round(((1600 + 600 - 400 - 1200) / 1200) * n));
+  assert.deepEqual(dense, { k: Math.round(((1600 + 600 - 400 - 1200) / 1200) * n), b2OnFirst: true, split: false });
   // L, A and B1 alone outlast all the rest: H stays whole on worker 1.
-  assert.deepEqual(plan({ q: 100, h: 100, l: 5000, b2: 100 }, n), { k: n, b2OnFirst: true });
+  assert.deepEqual(plan({ q: 100, h: 100, l: 5000, b2: 100 }, n), { k: n, b2OnFirst: true, split: false });
   // Every plan's k is a term count in 0..n.
   for (const t of [{ q: 0, h: 0, l: 0, b2: 0 }, { q: 1, h: 1e9, l: 0, b2: 0 }, { q: 0, h: 1, l: 1e9, b2: 1e9 }]) {
     const { k } = plan(t, n);
@@ -241,9 +271,9 @@ test("the first proof's plan: witness counts read from the .wtns, bits split H, 
     assert.equal(witnessCounts(bad), null);
   }
   const n = 1 << 16;
-  // All bits: both workers take about half of H.
+  // All bits: the quotient split, both workers take about half of H.
   const bits = plan(estimate(n, { dense: 0, ones: 25000 }), n);
-  assert.ok(bits.k > 0.45 * n && bits.k < 0.6 * n, `bits: k = ${bits.k}`);
+  assert.ok(bits.split && bits.k > 0.45 * n && bits.k < 0.6 * n, `bits: ${JSON.stringify(bits)}`);
   // Dense: L, A, B1 and B2 outweigh the rest; most of H stays on the
   // quotient's worker, with B2.
   const dense = plan(estimate(n, { dense: 62000, ones: 0 }), n);
