@@ -96,7 +96,11 @@ fn constraints_of(max_row: Option<usize>, h: &ZkeyHeader) -> Result<usize, Strin
     let num_constraints = max_row.checked_sub(n_public).ok_or_else(|| {
         format!("the largest constraint index {max_row} is below nPublic = {n_public}")
     })?;
-    let expected_domain = (num_constraints + n_public + 1).next_power_of_two();
+    // Checked: on 32-bit targets (wasm32) the row count can overflow.
+    let expected_domain = max_row
+        .checked_add(1)
+        .and_then(usize::checked_next_power_of_two)
+        .ok_or_else(|| format!("the largest constraint index {max_row} is out of range"))?;
     if expected_domain != h.domain_size {
         return Err(format!(
             "{num_constraints} constraints and {} inputs need a domain of {expected_domain}, the header says {}",

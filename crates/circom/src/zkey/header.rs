@@ -114,10 +114,12 @@ pub(super) fn read_header<E: CircomCurve, R: Read + Seek>(
     let n_vars = h.u32()? as usize;
     let n_public = h.u32()? as usize;
     let domain_size = h.u32()? as usize;
-    if n_vars < n_public + 1 {
+    // Checked: on 32-bit targets (wasm32) nPublic + 1 can overflow.
+    let inputs = n_public.checked_add(1).filter(|&i| i <= n_vars);
+    if inputs.is_none() {
         return Err(h.err(format!(
             "nVars = {n_vars} is less than nPublic + 1 = {}",
-            n_public + 1
+            u64::from(n_public as u32) + 1
         )));
     }
     let two_adicity = <E::Fr as ark_ff::FftField>::TWO_ADICITY;

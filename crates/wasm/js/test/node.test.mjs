@@ -408,6 +408,20 @@ test("snarkjs' proof verifies; a changed signal or another circuit's proof does 
   assert.equal(await groth16.verify(vkey, pub, await json("merkle", "proof.json")), false);
 });
 
+/** A copy of a zkey whose header (section 2) says nPublic = `n`: after
+ * n8q, q, n8r, r and nVars. */
+function withNPublic(zkey, n) {
+  const out = Uint8Array.from(zkey);
+  const view = new DataView(out.buffer);
+  let at = 12;
+  while (view.getUint32(at, true) !== 2) at += 12 + Number(view.getBigUint64(at + 4, true));
+  at += 12;
+  at += 4 + view.getUint32(at, true);
+  at += 4 + view.getUint32(at, true);
+  view.setUint32(at + 4, n, true);
+  return out;
+}
+
 test("bad input rejects with an Error naming the problem, and the module still proves", async () => {
   const zkey = await bytes("poseidon", "circuit.zkey");
   const wtns = await bytes("poseidon", "witness.wtns");
@@ -415,6 +429,8 @@ test("bad input rejects with an Error naming the problem, and the module still p
     await assert.rejects(groth16.prove(zkey.subarray(0, len), wtns), (e) => e instanceof Error && /zkey/.test(e.message));
   }
   await assert.rejects(groth16.prove(wtns, wtns), /zkey/);
+  // nPublic = 2^32 - 1 in the header: nPublic + 1 overflows a wasm32 usize.
+  await assert.rejects(groth16.prove(withNPublic(zkey, 0xffffffff), wtns), /nPublic \+ 1 = 4294967296/);
   await assert.rejects(groth16.prove(zkey, await bytes("arrays", "witness.wtns")), /witness length/);
   await assert.rejects(groth16.prove(zkey, wtns.subarray(0, wtns.length - 1)), /wtns/);
   await assert.rejects(groth16.prove(zkey, 42), TypeError);
