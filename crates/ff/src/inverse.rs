@@ -73,7 +73,8 @@ fn inverse_limbs(x: &[u64], p: &[u64], out: &mut [u64]) -> bool {
     // Limbs for values in (-2p, 2p) with a sign: 64n + 2 bits.
     let len = (64 * p.len() + 2) / 62 + 1;
     let pm = to_s62(p, len);
-    let inv62 = inverse_mod_2_64(p[0]) & M62;
+    // p^-1 mod 2^62, from -p^-1 mod 2^64.
+    let inv62 = crate::portable::neg_inv(p[0]).wrapping_neg() & M62;
     // Invariants: d·x = f and e·x = g (mod p); f odd; d, e in (-2p, p).
     let (mut d, mut e) = ([0i64; LIMBS], [0i64; LIMBS]);
     e[0] = 1;
@@ -96,16 +97,6 @@ fn inverse_limbs(x: &[u64], p: &[u64], out: &mut [u64]) -> bool {
     normalize(&mut d, &pm, len);
     from_s62(&d, len, out);
     true
-}
-
-/// `a^-1 mod 2^64` for odd `a` (Newton's iteration doubles the correct
-/// bits: 3 at the start, 96 after five steps).
-fn inverse_mod_2_64(a: u64) -> u64 {
-    let mut x = a;
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
-    }
-    x
 }
 
 /// 62 division steps on the low words `f0` (odd) and `g0`: the new `eta`
@@ -335,7 +326,8 @@ mod tests {
         let len = (64 * 6 + 2) / 62 + 1;
         from_s62(&to_s62(&x, len), len, &mut out);
         assert_eq!(out, x);
-        assert_eq!(inverse_mod_2_64(3).wrapping_mul(3), 1);
-        assert_eq!(inverse_mod_2_64(u64::MAX).wrapping_mul(u64::MAX), 1);
+        let inv = |a: u64| crate::portable::neg_inv(a).wrapping_neg();
+        assert_eq!(inv(3).wrapping_mul(3), 1);
+        assert_eq!(inv(u64::MAX).wrapping_mul(u64::MAX), 1);
     }
 }
