@@ -193,13 +193,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         witness: MatrixWitness<'_, E::ScalarField, M>,
         part: ProofPart,
     ) -> Result<ProofSums<E>, Groth16Error> {
-        let offloads = Offloads::none();
-        let job = Job {
-            key,
-            witness,
-            offloads: &offloads,
-        };
-        job.sums(part)
+        on_cpu(key, witness, |job| job.sums(part))
     }
 
     /// The witness map's quotient alone: the H MSM's scalars, one per term
@@ -211,13 +205,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         key: ProvingKeyRef<'_, E>,
         witness: MatrixWitness<'_, E::ScalarField, M>,
     ) -> Result<Vec<E::ScalarField>, Groth16Error> {
-        let offloads = Offloads::none();
-        let job = Job {
-            key,
-            witness,
-            offloads: &offloads,
-        };
-        job.quotient_scalars()
+        on_cpu(key, witness, |job| job.quotient_scalars())
     }
 
     /// [`Groth16::quotient`] in two steps, for two processes: the witness
@@ -230,13 +218,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         witness: MatrixWitness<'_, E::ScalarField, M>,
         which: [bool; 3],
     ) -> Result<[Option<Vec<E::ScalarField>>; 3], Groth16Error> {
-        let offloads = Offloads::none();
-        let job = Job {
-            key,
-            witness,
-            offloads: &offloads,
-        };
-        job.quotient_columns(which)
+        on_cpu(key, witness, |job| job.quotient_columns(which))
     }
 
     /// [`Groth16::quotient`] from the three columns of
@@ -248,13 +230,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         witness: MatrixWitness<'_, E::ScalarField, M>,
         columns: [Vec<E::ScalarField>; 3],
     ) -> Result<Vec<E::ScalarField>, Groth16Error> {
-        let offloads = Offloads::none();
-        let job = Job {
-            key,
-            witness,
-            offloads: &offloads,
-        };
-        job.quotient_from_columns(columns)
+        on_cpu(key, witness, |job| job.quotient_from_columns(columns))
     }
 
     /// The H MSM over the H query's terms `start..start + scalars.len()`,
@@ -282,13 +258,7 @@ impl<E: AccelPairing, B: BackendChoice> Groth16<E, B> {
         r: E::ScalarField,
         s: E::ScalarField,
     ) -> Result<Proof<E>, Groth16Error> {
-        let offloads = Offloads::none();
-        let job = Job {
-            key,
-            witness,
-            offloads: &offloads,
-        };
-        job.assemble_sums(sums, r, s)
+        on_cpu(key, witness, |job| job.assemble_sums(sums, r, s))
     }
 
     fn prove_witness_with<M: ConstraintMatrix<E::ScalarField>>(
@@ -446,6 +416,21 @@ impl<E: AccelPairing, B: BackendChoice> SNARK<E::ScalarField> for Groth16<E, B> 
 impl<E: AccelPairing, B: BackendChoice> CircuitSpecificSetupSNARK<E::ScalarField>
     for Groth16<E, B>
 {
+}
+
+/// `f` on a job whose work all runs on the CPU (the shares' functions:
+/// another process may hold the rest of the proof).
+fn on_cpu<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>, R>(
+    key: ProvingKeyRef<'_, E>,
+    witness: MatrixWitness<'_, E::ScalarField, M>,
+    f: impl FnOnce(&Job<'_, E, M>) -> R,
+) -> R {
+    let offloads = Offloads::none();
+    f(&Job {
+        key,
+        witness,
+        offloads: &offloads,
+    })
 }
 
 #[cfg(test)]
@@ -652,14 +637,25 @@ mod tests {
         assert!(err.to_string().contains("resident"), "{err}");
     }
 
-    /// Two shares of a proof's work, assembled, give stock ark-groth16's proof.
-    #[test]
-    fn shares_assembled_give_stock_proofs() {
-        let c = MimcChain::<Fr>::new(Fr::from(5u64), 300);
-        let mut rng = ChaCha20Rng::seed_from_u64(12);
+    /// A MiMC chain from `x` of `rounds` rounds, its ark-groth16 key (set up
+    /// from `seed`), its synthesis, and the generator after the setup.
+    fn chain_with_key(
+        x: u64,
+        rounds: usize,
+        seed: u64,
+    ) -> (MimcChain<Fr>, ProvingKey<Bn254>, Synthesized, ChaCha20Rng) {
+        let c = MimcChain::<Fr>::new(Fr::from(x), rounds);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let (pk, _) =
             ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
         let synthesized = Synthesized::new(c.clone());
+        (c, pk, synthesized, rng)
+    }
+
+    /// Two shares of a proof's work, assembled, give stock ark-groth16's proof.
+    #[test]
+    fn shares_assembled_give_stock_proofs() {
+        let (c, pk, synthesized, mut rng) = chain_with_key(5, 300, 12);
         let witness = synthesized.witness(Qap::Libsnark);
         let key = || ProvingKeyRef::from(&pk);
         let part = |p| Groth16::<Bn254, Cpu>::prove_part(key(), witness, p).unwrap();
@@ -737,11 +733,7 @@ mod tests {
     /// proof; a range past the query is an error.
     #[test]
     fn quotient_once_with_h_parts_gives_stock_proofs() {
-        let c = MimcChain::<Fr>::new(Fr::from(3u64), 250);
-        let mut rng = ChaCha20Rng::seed_from_u64(13);
-        let (pk, _) =
-            ark_groth16::Groth16::<Bn254>::circuit_specific_setup(c.clone(), &mut rng).unwrap();
-        let synthesized = Synthesized::new(c.clone());
+        let (c, pk, synthesized, mut rng) = chain_with_key(3, 250, 13);
         let witness = synthesized.witness(Qap::Libsnark);
         let key = || ProvingKeyRef::from(&pk);
         let part = |p| Groth16::<Bn254, Cpu>::prove_part(key(), witness, p).unwrap();
