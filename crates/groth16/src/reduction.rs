@@ -279,8 +279,9 @@ impl<F: PrimeField> Evaluated<F> {
             mut abc,
             qap,
         } = self;
+        let m = root_exponent::<F>(qap);
         for v in abc.iter_mut() {
-            to_arkworks_order(qap, v);
+            to_arkworks_order(m, v);
         }
         onto_coset(&domain, &coset, &mut abc);
         finish_quotient(&domain, &coset, qap, abc)
@@ -297,10 +298,11 @@ impl<F: PrimeField> Evaluated<F> {
             abc,
             qap,
         } = self;
+        let m = root_exponent::<F>(qap);
         let mut out = [None, None, None];
         for ((o, mut v), keep) in out.iter_mut().zip(abc).zip(which) {
             if keep {
-                to_arkworks_order(qap, &mut v);
+                to_arkworks_order(m, &mut v);
                 domain.transform_lean(&mut v, Direction::Inverse);
                 coset.transform_lean(&mut v, Direction::Forward);
                 *o = Some(v);
@@ -310,14 +312,19 @@ impl<F: PrimeField> Evaluated<F> {
     }
 }
 
-/// `v` (on snarkjs' domain for [`Qap::Snarkjs`]) in arkworks' domain order:
-/// snarkjs' root is arkworks' to the power m, so its i-th domain point is
-/// arkworks' (m i mod n)-th. Unchanged for the other reductions and m = 1.
-fn to_arkworks_order<F: PrimeField>(qap: Qap, v: &mut Vec<F>) {
-    let m = match qap {
+/// The power `m` of arkworks' root of unity that is the key's: snarkjs'
+/// for [`Qap::Snarkjs`] ([`snarkjs_root_exponent`]), 1 for the others.
+fn root_exponent<F: PrimeField>(qap: Qap) -> u64 {
+    match qap {
         Qap::Snarkjs => snarkjs_root_exponent::<F>(),
         _ => 1,
-    };
+    }
+}
+
+/// `v` (on a domain whose root is arkworks' to the power `m`,
+/// [`root_exponent`]) in arkworks' domain order: its i-th point is
+/// arkworks' (m i mod n)-th. Unchanged for m = 1.
+fn to_arkworks_order<F: PrimeField>(m: u64, v: &mut Vec<F>) {
     if m != 1 {
         let n = v.len();
         let mm = (m % n as u64) as u128;
@@ -347,10 +354,7 @@ pub(crate) fn finish_quotient<F: PrimeField>(
     let [mut ab, b, c] = abc;
     if qap != Qap::Libsnark {
         par_update(&mut ab, |i, a| *a * b[i] - c[i]);
-        let m = match qap {
-            Qap::Snarkjs => snarkjs_root_exponent::<F>(),
-            _ => 1,
-        };
+        let m = root_exponent::<F>(qap);
         if m != 1 {
             // snarkjs' k-th odd root g^m w^(m k) is arkworks' coset point
             // g w^j with 2j + 1 = m (2k + 1) mod 2n.

@@ -20,11 +20,11 @@
 //   {id, op: "columns", wtns, mask}                 -> {id, out: {columns: Uint8Array, ms}}
 //   {id, op: "hold", wtns, mask}                    -> {id, out: {ms}}
 //   {id, op: "finish", wtns, others}                -> {id, out: {scalars: Uint8Array, ms}}
-// ("hold" keeps the quotient's columns in the instance until "finish"
-// completes the quotient from them and another worker's "columns".)
 //   {id, op: "assemble", wtns, shares, seed?}       -> {id, out: [proof, public]}
 //   {id, op: "vkey"}                                -> {id, out: vkey.json}
-// A failure answers {id, error: message}.
+// "hold" keeps the quotient's columns in the instance until "finish"
+// completes the quotient from them and another worker's "columns". A
+// failure answers {id, error: message}.
 import { initSync, ProverStream } from "./wasm/zkaccel_wasm.js";
 
 let prover;

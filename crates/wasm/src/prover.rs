@@ -352,13 +352,12 @@ fn quotient_from_one<E: CircomCurve>(
 ) -> Result<Vec<u8>, CircomError> {
     let witness = read_wtns::<E::ScalarField>(wtns)?;
     let bad = |e: String| CircomError::Mismatch(format!("the quotient's other columns: {e}"));
-    let mut rest = crate::sums::scalars_from_bytes::<E::ScalarField>(others).map_err(bad)?;
+    let rest = crate::sums::scalars_from_bytes::<E::ScalarField>(others).map_err(bad)?;
     let missing = held.iter().filter(|c| c.is_none()).count();
-    let n = held.iter().flatten().map(Vec::len).next().unwrap_or(0);
-    let n = if n > 0 {
-        n
-    } else {
-        rest.len() / missing.max(1)
+    // A column's length: a held one's, or (none held) a third of the rest.
+    let n = match held.iter().flatten().next() {
+        Some(c) => c.len(),
+        None => rest.len() / 3,
     };
     if rest.len() != missing * n {
         return Err(bad(format!(
@@ -366,12 +365,9 @@ fn quotient_from_one<E: CircomCurve>(
             rest.len()
         )));
     }
-    let mut columns = held.map(|c| c.unwrap_or_default());
-    for c in columns.iter_mut().rev() {
-        if c.is_empty() {
-            *c = rest.split_off(rest.len() - n);
-        }
-    }
+    // The missing columns from the rest, in order.
+    let mut rest = rest.into_iter();
+    let columns = held.map(|c| c.unwrap_or_else(|| rest.by_ref().take(n).collect()));
     Ok(crate::sums::scalars_to_bytes(
         &prover.quotient_from_columns(&witness, columns)?,
     ))

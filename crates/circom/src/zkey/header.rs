@@ -115,11 +115,10 @@ pub(super) fn read_header<E: CircomCurve, R: Read + Seek>(
     let n_public = h.u32()? as usize;
     let domain_size = h.u32()? as usize;
     // Checked: on 32-bit targets (wasm32) nPublic + 1 can overflow.
-    let inputs = n_public.checked_add(1).filter(|&i| i <= n_vars);
-    if inputs.is_none() {
+    if n_public.checked_add(1).is_none_or(|inputs| inputs > n_vars) {
         return Err(h.err(format!(
             "nVars = {n_vars} is less than nPublic + 1 = {}",
-            u64::from(n_public as u32) + 1
+            n_public as u64 + 1
         )));
     }
     let two_adicity = <E::Fr as ark_ff::FftField>::TWO_ADICITY;

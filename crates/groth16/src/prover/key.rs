@@ -74,6 +74,16 @@ pub trait ReleaseQuery: Sync {
     fn release(&self, query: KeyQuery);
 }
 
+impl<E: AccelPairing> ProvingKeyRef<'_, E> {
+    /// Tells the key's owner, where it has one, that this proof has read
+    /// `q`'s bases ([`ProvingKeyRef::release`]).
+    pub(super) fn done_with(&self, q: KeyQuery) {
+        if let Some(owner) = self.release {
+            owner.release(q);
+        }
+    }
+}
+
 impl<E: AccelPairing> Clone for ProvingKeyRef<'_, E> {
     fn clone(&self) -> Self {
         *self

@@ -271,14 +271,6 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         Ok(())
     }
 
-    /// Tells the key's owner that this proof has read `q`'s bases
-    /// ([`ProvingKeyRef::release`]).
-    fn done_with(&self, q: KeyQuery) {
-        if let Some(owner) = self.key.release {
-            owner.release(q);
-        }
-    }
-
     /// Whether the G1 MSMs run on the GPU (resident queries, or the
     /// backend's MSM), so the device can work beside the CPU.
     fn g1_on_gpu(&self) -> bool {
@@ -383,7 +375,7 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
                 let sum = timed(&mut t.msm_h, || {
                     quotient_msm(&domain, &coset, abc, h_query, form)
                 });
-                self.done_with(KeyQuery::H);
+                self.key.done_with(KeyQuery::H);
                 sum.map_err(Groth16Error::from)
             }
             (evaluated, ..) => {
@@ -392,7 +384,7 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
                 })
                 .map_err(map_error)?;
                 let sum = timed(&mut t.msm_h, || self.g1(Query::H, &h[..pk.h_query.len()]));
-                self.done_with(KeyQuery::H);
+                self.key.done_with(KeyQuery::H);
                 sum
             }
         }
@@ -419,15 +411,15 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
         // L's scalars: the full assignment from `num_inputs` on, which is
         // `assignment` (from index 1) from `num_inputs - 1` on.
         let l = timed(&mut t.msm_l, || sum(Query::L, self.witness.num_inputs - 1))?;
-        self.done_with(KeyQuery::L);
+        self.key.done_with(KeyQuery::L);
         let a = timed(&mut t.msm_a, || sum(Query::A, 0))?;
-        self.done_with(KeyQuery::A);
+        self.key.done_with(KeyQuery::A);
         let b1 = if r.is_zero() {
             E::G1::zero()
         } else {
             timed(&mut t.msm_b_g1, || sum(Query::B1, 0))?
         };
-        self.done_with(KeyQuery::B1);
+        self.key.done_with(KeyQuery::B1);
         Ok([l, a, b1])
     }
 
@@ -439,7 +431,7 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
             Some(p) => p.b_g2.msm(assignment),
             None => bases.msm(assignment),
         });
-        self.done_with(KeyQuery::B2);
+        self.key.done_with(KeyQuery::B2);
         sum.map(E::g2_result).map_err(Groth16Error::from)
     }
 
@@ -525,7 +517,6 @@ impl<E: AccelPairing, M: ConstraintMatrix<E::ScalarField>> Job<'_, E, M> {
     }
 }
 
-/// The first point of a query (the instance's leading one).
 /// The H MSM over the H query's terms `start..start + scalars.len()`, on
 /// the key's own bases: a share's sums. A range past the query's end is
 /// [`Groth16Error::Sums`].
@@ -542,9 +533,7 @@ pub(super) fn h_range<E: AccelPairing>(
             problem: "over terms past the H query's end",
         })?;
     let h = E::g1_result(key.h_query.range(start..end).msm(scalars)?);
-    if let Some(owner) = key.release {
-        owner.release(KeyQuery::H);
-    }
+    key.done_with(KeyQuery::H);
     Ok(ProofSums {
         h: Some(h),
         h_terms: (start, end),
@@ -552,6 +541,7 @@ pub(super) fn h_range<E: AccelPairing>(
     })
 }
 
+/// The first point of a query (the instance's leading one).
 fn first<P: zkaccel_cpu::CurveMul>(
     q: BaseSlice<'_, P>,
     what: &'static str,
