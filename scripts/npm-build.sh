@@ -36,7 +36,7 @@ fi
 profile=${ZKACCEL_NPM_PROFILE:-release}
 dir=$([ "$profile" = dev ] && echo debug || echo "$profile")
 echo "-- zkaccel-wasm for wasm32-unknown-unknown ($profile), warnings denied" >&2
-RUSTFLAGS="-D warnings" cargo build --quiet -p zkaccel-wasm --target wasm32-unknown-unknown --profile "$profile" >&2
+RUSTFLAGS="-D warnings -C target-feature=+simd128" cargo build --quiet -p zkaccel-wasm --target wasm32-unknown-unknown --profile "$profile" >&2
 
 rm -rf "$OUT"
 mkdir -p "$OUT/wasm"

@@ -392,6 +392,23 @@ impl<F: MontField> FieldOps<F> for PortableOps {
     fn is_zero(&mut self, a: &F) -> bool {
         a.eq_fast(&F::ZERO)
     }
+    /// On WebAssembly built with SIMD128 (the npm package), the bucket
+    /// additions of BN254 G1 eight at a time in its lanes
+    /// ([`zkaccel_ff::simd128`]).
+    #[inline(always)]
+    fn has_affine_batch(&self) -> bool {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        return zkaccel_ff::simd128::fits::<F>();
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        false
+    }
+    fn add_affine_batch(&mut self, px: &mut [F], py: &mut [F], qx: &[F], qy: &[F]) {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        if zkaccel_ff::simd128::add_affine_batch(px, py, qx, qy) {
+            return;
+        }
+        chord_batch(self, px, py, qx, qy)
+    }
 }
 
 /// [`PortableOps`] for quadratic extensions `Fp2` (G2 of BN254 and

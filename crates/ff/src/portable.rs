@@ -211,7 +211,11 @@ const MAX_LIMBS29: usize = 14;
 /// The 29-bit limbs of `x 2^shift` (`x` in `N` 64-bit limbs, little end
 /// first; `shift < 29`), `count` of them, the top ones zero past its bits.
 #[inline(always)]
-fn limbs29<const N: usize>(x: &[u64; N], shift: usize, count: usize) -> [u64; MAX_LIMBS29] {
+pub(crate) fn limbs29<const N: usize>(
+    x: &[u64; N],
+    shift: usize,
+    count: usize,
+) -> [u64; MAX_LIMBS29] {
     let mut out = [0u64; MAX_LIMBS29];
     for (k, limb) in out.iter_mut().enumerate().take(count) {
         // Bits [29k - shift, 29k - shift + 29) of x.
