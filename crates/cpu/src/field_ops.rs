@@ -394,7 +394,7 @@ impl<F: MontField> FieldOps<F> for PortableOps {
     }
     /// On WebAssembly built with SIMD128 (the npm package), the bucket
     /// additions of BN254 G1 eight at a time in its lanes
-    /// ([`zkaccel_ff::simd128`]).
+    /// (`zkaccel_ff::simd128`, compiled for that target only).
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
