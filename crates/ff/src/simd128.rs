@@ -19,8 +19,9 @@
 //! Values in the lanes are not reduced: every value below `64 p < 2^260`
 //! and every product's result below `(a b) / R' + p` (the bounds are at
 //! each step of [`add_affine_batch`]). Arkworks' elements (Montgomery form
-//! with `R = 2^256`) enter as their limbs, optionally shifted left by 5
-//! bits (times `R' / R`), and leave fully reduced.
+//! with `R = 2^256`) enter as their limbs and leave fully reduced; where a
+//! product must keep R form, one factor is shifted left by 5 bits in the
+//! lanes first (times `R' / R`).
 
 use crate::portable::limbs29;
 use crate::MontField;
