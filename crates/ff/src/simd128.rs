@@ -23,7 +23,7 @@
 //! product must keep R form, one factor is shifted left by 5 bits in the
 //! lanes first (times `R' / R`).
 
-use crate::portable::limbs29;
+use crate::portable::{limbs29, neg_inv};
 use crate::MontField;
 use core::arch::wasm32::*;
 
@@ -43,9 +43,8 @@ struct Consts {
     p: [v128; L],
     /// `-p^-1 mod 2^29` in every lane.
     inv: v128,
-    /// The limbs of `p` and `4 p` (normalised), each in every lane: the
-    /// offsets that keep a difference positive.
-    p1: [v128; L],
+    /// The limbs of `4 p` (normalised), each in every lane: with [`Consts::p`]
+    /// the offsets that keep a difference positive.
     p4: [v128; L],
 }
 
@@ -61,15 +60,10 @@ impl Consts {
                 u32x4_splat((v & MASK as u64) as u32)
             })
         };
-        let mut inv = 1u64;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(words[0].wrapping_mul(inv)));
-        }
         Consts {
             words,
             p: multiple(1),
-            inv: u32x4_splat((inv.wrapping_neg() & MASK as u64) as u32),
-            p1: multiple(1),
+            inv: u32x4_splat((neg_inv(words[0]) & MASK as u64) as u32),
             p4: multiple(4),
         }
     }
@@ -157,6 +151,9 @@ fn unpack(v: &Oct, c: &Consts) -> [[u64; 4]; 8] {
     let (a, b) = (unpack4(&v[0]), unpack4(&v[1]));
     core::array::from_fn(|e| {
         let mut w = if e < 4 { a[e] } else { b[e - 4] };
+        // Subtract p while it fits: usually once or not at all, where three
+        // branch-free subtractions (`portable::reduce_once`) cost 3-4% of a
+        // dense proof.
         while !less(&w, &c.words) {
             let mut borrow = false;
             for (x, &p) in w.iter_mut().zip(&c.words) {
@@ -282,7 +279,7 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
         // denominator non-zero.
         let (xp, xq) = (pack(&px[at.clone()], &zero), pack(&qx[at], &one));
         // d = x_q - x_p + p in (0, 2p), as R-form values d R.
-        let d = sub(&xq, &xp, &c.p1);
+        let d = sub(&xq, &xp, &c.p);
         // prefix_t = (d_0 ... d_t) R 2^(-5 t): each product of R-form
         // values divides by R' = R 2^5. Below 2p.
         let pre = match prefix.last() {
@@ -313,14 +310,14 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
         let yp = pack(&py[at.clone()], &zero);
         // (y_q - y_p) R in (0, 2p), then times 2^5 (below 64p): its product
         // with d^-1 R is λ R.
-        let dy = shl5(&sub(&pack(&qy[at.clone()], &zero), &yp, &c.p1));
+        let dy = shl5(&sub(&pack(&qy[at.clone()], &zero), &yp, &c.p));
         let lambda = mul(&dy, &d_inv, &c);
         // λ R' (below 64p), so that its products with R-form values are
         // R-form values.
         let lambda_r = shl5(&lambda);
-        let x3 = sub(&sub(&mul(&lambda_r, &lambda, &c), xp, &c.p1), xq, &c.p1);
+        let x3 = sub(&sub(&mul(&lambda_r, &lambda, &c), xp, &c.p), xq, &c.p);
         let t3 = mul(&lambda_r, &sub(xp, &x3, &c.p4), &c);
-        let y3 = sub(&t3, &yp, &c.p1);
+        let y3 = sub(&t3, &yp, &c.p);
         let (x3, y3) = (unpack(&x3, &c), unpack(&y3, &c));
         for (l, i) in at.enumerate() {
             px[i] = F::from_mont_words(x3[l]);
