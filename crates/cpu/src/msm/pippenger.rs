@@ -110,7 +110,9 @@ impl BucketAdds {
 /// scalar kernel, [`BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR`]), the walk costs
 /// about a fifth of `2^c` ([`BATCH_AFFINE_WALK_DISCOUNT`]). Sparser windows
 /// spend their time in small batches, one inversion each, and wider ones in
-/// cache misses, so both keep the full count. The constants are fitted to
+/// cache misses, so both keep the full count; in WebAssembly the lanes'
+/// windows of 14 and 15 bits count half of `2^c`
+/// ([`BATCH_AFFINE_WIDE_WALK_DISCOUNT_WASM`]). The constants are fitted to
 /// single-thread and two-thread timings on BN254 (IFMA and ADX) and
 /// BLS12-381 G1 from 300 to 2^20 terms (docs/msm.md, "Where Auto's
 /// thresholds come from"). Counting every walk as `2^c` held windows two
@@ -118,15 +120,21 @@ impl BucketAdds {
 /// a 1,024-term BN254 MSM (2,048 terms after the GLV split, the shape of
 /// Hyrax's row commitments) took 1.33x as long on one thread.
 pub fn window_cost(n: usize, c: u32, adds: BucketAdds) -> u64 {
-    let discounted = (BATCH_AFFINE_WALK_MIN_WINDOW..=adds.widest_discounted()).contains(&c)
-        && (n as u64) >= 2u64 << c;
     let walk = 1u64 << c;
-    n as u64
-        + if discounted {
-            walk / BATCH_AFFINE_WALK_DISCOUNT
-        } else {
-            walk
-        }
+    let dense = (n as u64) >= 2u64 << c;
+    let discount = if !dense || c < BATCH_AFFINE_WALK_MIN_WINDOW {
+        1
+    } else if c <= adds.widest_discounted() {
+        BATCH_AFFINE_WALK_DISCOUNT
+    } else if adds == BucketAdds::Lanes
+        && cfg!(target_arch = "wasm32")
+        && c <= BATCH_AFFINE_WALK_MAX_WINDOW_WASM
+    {
+        BATCH_AFFINE_WIDE_WALK_DISCOUNT_WASM
+    } else {
+        1
+    };
+    n as u64 + walk / discount
 }
 
 /// The narrowest window whose walk [`window_cost`] discounts: 2^9 buckets
@@ -137,6 +145,28 @@ pub const BATCH_AFFINE_WALK_MIN_WINDOW: u32 = 10;
 /// The widest window whose walk [`window_cost`] discounts on vector lanes
 /// ([`BucketAdds::Lanes`]): 2^12 buckets.
 pub const BATCH_AFFINE_WALK_MAX_WINDOW: u32 = 13;
+
+/// The widest window whose walk [`window_cost`] counts at
+/// 1/[`BATCH_AFFINE_WIDE_WALK_DISCOUNT_WASM`] for [`BucketAdds::Lanes`] in
+/// WebAssembly, above [`BATCH_AFFINE_WALK_MAX_WINDOW`]: 2^14 buckets. There
+/// (BN254 G1 on the SIMD128 lanes, G2 on the 29-bit scalar kernel, one
+/// thread an instance) an addition costs about three times an IFMA lane's,
+/// and each window streams every term's point, so fewer, wider windows pay
+/// once a 15-bit window's buckets get enough terms. One thread of node 20
+/// on an Intel Xeon (wasm32-wasip1, random full-width terms, 5 rounds,
+/// medians), ms with 13-, 14- and 15-bit windows: G1 60,000 terms 651, 662,
+/// 711; 65,536 terms 702, 704, 688; 100,000 terms 1,056, 1,044, 977; 2^17
+/// terms 1,354, 1,324, 1,229; G2 2^16 terms 2,484, 2,475, 2,477; 2^17 terms
+/// 5,337, 4,812, 4,500 (docs/msm.md, "Window size"). The rule picks 13 bits
+/// up to about 82,000 full-width terms and 15 from there.
+pub const BATCH_AFFINE_WALK_MAX_WINDOW_WASM: u32 = 15;
+
+/// How much cheaper [`window_cost`] counts the walk of a [`BucketAdds::Lanes`]
+/// window wider than [`BATCH_AFFINE_WALK_MAX_WINDOW`], up to
+/// [`BATCH_AFFINE_WALK_MAX_WINDOW_WASM`], in WebAssembly: half of `2^c`
+/// (the narrower windows' fifth would pick 14-bit windows from 2^15 terms,
+/// which ran 1-3% slower than 13-bit ones up to 2^16).
+pub const BATCH_AFFINE_WIDE_WALK_DISCOUNT_WASM: u64 = 2;
 
 /// The widest window whose walk [`window_cost`] discounts on a scalar
 /// kernel ([`BucketAdds::Scalar`]): 2^15 buckets. On a 2-core AMD Zen 3
