@@ -59,7 +59,8 @@ pub(crate) use pippenger::{max_bits, signed_digits};
 pub use pippenger::{
     min_work_window, pippenger, pippenger_plan, pippenger_window, pippenger_with, window_cost,
     BucketAdds, BATCH_AFFINE_MIN_WINDOW, BATCH_AFFINE_WALK_DISCOUNT, BATCH_AFFINE_WALK_MAX_WINDOW,
-    BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR, BATCH_AFFINE_WALK_MIN_WINDOW, MIN_RANGE_TERMS,
+    BATCH_AFFINE_WALK_MAX_WINDOW_SCALAR, BATCH_AFFINE_WALK_MAX_WINDOW_WASM,
+    BATCH_AFFINE_WALK_MIN_WINDOW, BATCH_AFFINE_WIDE_WALK_DISCOUNT_WASM, MIN_RANGE_TERMS,
 };
 pub use shared::SharedScalars;
 pub use strauss::strauss;

@@ -156,7 +156,7 @@ pub const BATCH_AFFINE_WALK_MAX_WINDOW: u32 = 13;
 /// on an Intel Xeon (wasm32-wasip1, random full-width terms, 5 rounds,
 /// medians), ms with 13-, 14- and 15-bit windows: G1 60,000 terms 651, 662,
 /// 711; 65,536 terms 702, 704, 688; 100,000 terms 1,056, 1,044, 977; 2^17
-/// terms 1,354, 1,324, 1,229; G2 2^16 terms 2,484, 2,475, 2,477; 2^17 terms
+/// terms 1,350, 1,324, 1,229; G2 2^16 terms 2,484, 2,475, 2,477; 2^17 terms
 /// 5,337, 4,812, 4,500 (docs/msm.md, "Window size"). The rule picks 13 bits
 /// up to about 82,000 full-width terms and 15 from there.
 pub const BATCH_AFFINE_WALK_MAX_WINDOW_WASM: u32 = 15;
