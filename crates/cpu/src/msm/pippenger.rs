@@ -55,9 +55,10 @@ pub fn min_work_window(n: usize, bits: u32) -> u32 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BucketAdds {
     /// In bulk on vector lanes ([`FieldOps::has_affine_batch`]: the AVX-512
-    /// IFMA lanes, eight additions a vector). An addition is cheap, so a
-    /// wide window's cache misses weigh: walks are discounted up to
-    /// [`BATCH_AFFINE_WALK_MAX_WINDOW`] bits.
+    /// IFMA lanes, eight additions a vector; WebAssembly's SIMD128 lanes).
+    /// An addition is cheap, so a wide window's cache misses weigh: walks
+    /// are discounted up to [`BATCH_AFFINE_WALK_MAX_WINDOW`] bits (in
+    /// WebAssembly, less, up to [`BATCH_AFFINE_WALK_MAX_WINDOW_WASM`] bits).
     Lanes,
     /// One at a time on a scalar kernel (the ADX or aarch64 assembly, the
     /// portable kernels, arkworks' operators): an addition costs two to
