@@ -328,6 +328,38 @@ fn mul_sum<const K: usize>(a: [&Oct; K], b: [&Oct; K], c: &Consts) -> Oct {
     out
 }
 
+/// The inverses `d_t^-1 R` of every group's denominators `d_t` (R-form
+/// values below `4p`, none zero), below `2p`: Montgomery's trick over the
+/// eight lanes' chains, then one scalar batch inversion of the eight chain
+/// products. The prefix products `(d_0 ... d_t) R 2^(-5 t)` (each product
+/// of R-form values divides by `R' = R 2^5`), the last one's eight values
+/// as arkworks elements (`D 2^(-5 T)`) inverted (`D^-1 2^(5 T)`, R form),
+/// then on the way back `inv_t = (d_0 ... d_t)^-1 2^(5 t) R` throughout,
+/// and `inv_t prefix_(t-1) / R' = d_t^-1 R`.
+fn inverses<F: MontField>(dens: &[Oct], c: &Consts) -> Vec<Oct> {
+    let mut prefix: Vec<Oct> = Vec::with_capacity(dens.len());
+    for d in dens {
+        let pre = match prefix.last() {
+            Some(last) => mul(last, d, c),
+            None => *d,
+        };
+        prefix.push(pre);
+    }
+    let Some(top) = prefix.last() else {
+        return prefix;
+    };
+    let mut tops = unpack(top, c).map(F::from_mont_words::<4>);
+    crate::batch_inverse(&mut tops);
+    let mut inv = pack(&tops, &[0u64; 4]);
+    // Each group's inverse replaces its prefix product, from the last.
+    for t in (1..dens.len()).rev() {
+        prefix[t] = mul(&inv, &prefix[t - 1], c);
+        inv = mul(&inv, &dens[t], c);
+    }
+    prefix[0] = inv;
+    prefix
+}
+
 /// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`: affine points added by
 /// the chord rule in the lanes, eight at a time, all inverses from one
 /// batched inversion (Montgomery's trick over eight interleaved chains,
@@ -352,46 +384,25 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
     let (zero, one) = ([0u64; 4], <F as ark_ff::Field>::ONE.mont_words::<4>());
     let groups = n.div_ceil(8);
     let (mut xs, mut dx) = (Vec::with_capacity(groups), Vec::with_capacity(groups));
-    let mut prefix: Vec<Oct> = Vec::with_capacity(groups);
     for t in 0..groups {
         let at = 8 * t..n.min(8 * t + 8);
         // Lanes past the end add (1, 0) to (0, 0), which keeps every
         // denominator non-zero.
         let (xp, xq) = (pack(&px[at.clone()], &zero), pack(&qx[at], &one));
         // d = x_q - x_p + p in (0, 2p), as R-form values d R.
-        let d = sub(&xq, &xp, &c.p);
-        // prefix_t = (d_0 ... d_t) R 2^(-5 t): each product of R-form
-        // values divides by R' = R 2^5. Below 2p.
-        let pre = match prefix.last() {
-            Some(last) => mul(last, &d, &c),
-            None => d,
-        };
-        prefix.push(pre);
-        dx.push(d);
+        dx.push(sub(&xq, &xp, &c.p));
         xs.push((xp, xq));
     }
-    // The eight chains' products as arkworks elements (D 2^(-5 T)), their
-    // inverses (D^-1 2^(5 T), R form) start the way back:
-    // inv_t = (d_0 ... d_t)^-1 2^(5 t) R throughout, and
-    // inv_t prefix_(t-1) / R' = d_t^-1 R.
-    let mut tops = unpack(&prefix[groups - 1], &c).map(F::from_mont_words::<4>);
-    crate::batch_inverse(&mut tops);
-    let mut inv = pack(&tops, &zero);
-    for t in (0..groups).rev() {
-        let d_inv = if t > 0 {
-            let d_inv = mul(&inv, &prefix[t - 1], &c);
-            inv = mul(&inv, &dx[t], &c);
-            d_inv
-        } else {
-            inv
-        };
+    let inverses = inverses::<F>(&dx, &c);
+    for t in 0..groups {
+        let d_inv = &inverses[t];
         let at = 8 * t..n.min(8 * t + 8);
         let (xp, xq) = &xs[t];
         let yp = pack(&py[at.clone()], &zero);
         // (y_q - y_p) R in (0, 2p), then times 2^5 (below 64p): its product
         // with d^-1 R is λ R.
         let dy = shl5(&sub(&pack(&qy[at.clone()], &zero), &yp, &c.p));
-        let lambda = mul(&dy, &d_inv, &c);
+        let lambda = mul(&dy, d_inv, &c);
         // λ R' (below 64p), so that its products with R-form values are
         // R-form values.
         let lambda_r = shl5(&lambda);
@@ -463,36 +474,22 @@ where
         [pack_by(xs, |x| &x.c0, pad0), pack_by(xs, |x| &x.c1, &zero)]
     };
     let groups = n.div_ceil(8);
-    let mut fwd: Vec<(Oct2, Oct2, Oct2, Oct)> = Vec::with_capacity(groups);
-    let mut prefix: Vec<Oct> = Vec::with_capacity(groups);
+    let (mut xs, mut ds) = (Vec::with_capacity(groups), Vec::with_capacity(groups));
+    let mut norms: Vec<Oct> = Vec::with_capacity(groups);
     for t in 0..groups {
         let at = 8 * t..n.min(8 * t + 8);
         // Lanes past the end add (1, 0) to (0, 0): d = 1, norm 1.
         let (xp, xq) = (pack2(&px[at.clone()], &zero), pack2(&qx[at], &one));
         let d = [sub(&xq[0], &xp[0], &c.p), sub(&xq[1], &xp[1], &c.p)];
         // N(d) R: each shifted factor 32 d R over R' = 32 R.
-        let norm = mul_sum([&shl5(&d[0]), &shl5(&d[1])], [&d[0], &d[1]], &c);
-        let pre = match prefix.last() {
-            Some(last) => mul(last, &norm, &c),
-            None => norm,
-        };
-        prefix.push(pre);
-        fwd.push((xp, xq, d, norm));
+        norms.push(mul_sum([&shl5(&d[0]), &shl5(&d[1])], [&d[0], &d[1]], &c));
+        ds.push(d);
+        xs.push((xp, xq));
     }
-    // As in [`add_affine_batch`]: the chains' products inverted once, then
-    // each group's N^-1 R on the way back.
-    let mut tops = unpack(&prefix[groups - 1], &c).map(P::Fp::from_mont_words::<4>);
-    crate::batch_inverse(&mut tops);
-    let mut inv = pack(&tops, &zero);
-    for t in (0..groups).rev() {
-        let (xp, xq, d, norm) = &fwd[t];
-        let norm_inv = if t > 0 {
-            let r = mul(&inv, &prefix[t - 1], &c);
-            inv = mul(&inv, norm, &c);
-            r
-        } else {
-            inv
-        };
+    // Each group's N^-1 R, as the base field's denominators' inverses.
+    let inverses = inverses::<P::Fp>(&norms, &c);
+    for t in 0..groups {
+        let ((xp, xq), d, norm_inv) = (&xs[t], &ds[t], &inverses[t]);
         let at = 8 * t..n.min(8 * t + 8);
         let (yp, yq) = (pack2(&py[at.clone()], &zero), pack2(&qy[at.clone()], &zero));
         let dy = [sub(&yq[0], &yp[0], &c.p), sub(&yq[1], &yp[1], &c.p)];
@@ -501,7 +498,7 @@ where
         let w0 = mul_sum([&dy0, &dy1], [&d[0], &d[1]], &c);
         let w1 = mul_sum([&dy1, &shl5(&neg(&dy[0], &c.p2))], [&d[0], &d[1]], &c);
         // λ = w / N(d).
-        let ni = shl5(&norm_inv);
+        let ni = shl5(norm_inv);
         let l = [mul(&ni, &w0, &c), mul(&ni, &w1, &c)];
         // λ^2 = (l0^2 - l1^2) + 2 l0 l1 u.
         let (l0, nl1) = (shl5(&l[0]), shl5(&neg(&l[1], &c.p2)));
@@ -510,10 +507,9 @@ where
             mul(&shl5(&add(&l[0], &l[0])), &l[1], &c),
         ];
         // x3 = λ^2 - x_p - x_q and x_p - x3 = 2 x_p + x_q - λ^2.
-        let x3: Oct2 =
-            core::array::from_fn(|k| reduce(&sub(&sq[k], &add(&xp[k], &xq[k]), &c.p2), &c));
-        let u: Oct2 =
-            core::array::from_fn(|k| sub(&add(&add(&xp[k], &xp[k]), &xq[k]), &sq[k], &c.p3));
+        let sum: Oct2 = core::array::from_fn(|k| add(&xp[k], &xq[k]));
+        let x3: Oct2 = core::array::from_fn(|k| reduce(&sub(&sq[k], &sum[k], &c.p2), &c));
+        let u: Oct2 = core::array::from_fn(|k| sub(&add(&sum[k], &xp[k]), &sq[k], &c.p3));
         // y3 = λ (x_p - x3) - y_p = (l0 u0 - l1 u1) + (l0 u1 + l1 u0) u - y_p.
         let t3 = [
             mul_sum([&l0, &nl1], [&u[0], &u[1]], &c),
