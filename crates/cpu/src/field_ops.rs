@@ -393,7 +393,7 @@ impl<F: MontField> FieldOps<F> for PortableOps {
         a.eq_fast(&F::ZERO)
     }
     /// On WebAssembly built with SIMD128 (the npm package), the bucket
-    /// additions of BN254 G1 eight at a time in its lanes
+    /// additions of BN254 G1 sixteen at a time in its lanes
     /// (`zkaccel_ff::simd128`, compiled for that target only).
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {
@@ -467,7 +467,7 @@ where
         fp2_eq(a, &Fp2::ZERO)
     }
     /// On WebAssembly built with SIMD128 (the npm package), the bucket
-    /// additions of BN254 G2 eight at a time in its lanes
+    /// additions of BN254 G2 sixteen at a time in its lanes
     /// (`zkaccel_ff::simd128::add_affine_batch_fp2`).
     #[inline(always)]
     fn has_affine_batch(&self) -> bool {

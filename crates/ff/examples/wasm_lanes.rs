@@ -8,7 +8,7 @@
 //! Without SIMD128 (and natively) the library is empty.
 //!
 //! Every export `f(n, k)` runs the same eight independent chains
-//! `x_j <- x_j y_j` (`j < 8`) of `n` products each, with `x_j = 1 /
+//! `x_j <- x_j y_j` (`j < 8`; `cols16` sixteen, `j < 16`) of `n` products each, with `x_j = 1 /
 //! (0x123456789abcdef0 + j)` and `y_j = (0x0fedcba987654321 + 7 j)^2`, and
 //! returns the low 64 bits of chain `k`'s result in canonical form. The
 //! lanes' variants keep their values in limbs between products (below `2p`,
@@ -25,8 +25,8 @@ mod lanes {
 
     type Fq = ark_bn254::Fq;
 
-    /// The chains' starts, in arkworks' Montgomery limbs.
-    fn starts() -> ([[u64; 4]; 8], [[u64; 4]; 8]) {
+    /// The starts of chains `j < C`, in arkworks' Montgomery limbs.
+    fn starts<const C: usize>() -> ([[u64; 4]; C], [[u64; 4]; C]) {
         let x = core::array::from_fn(|j| {
             let v = Fq::from(0x1234_5678_9abc_def0u64 + j as u64).inverse();
             v.unwrap_or(Fq::ONE).0 .0
@@ -261,7 +261,7 @@ mod lanes {
     /// another.
     #[no_mangle]
     pub extern "C" fn scalar8(n: u32, k: u32) -> u64 {
-        let (x, y) = starts();
+        let (x, y) = starts::<8>();
         let (mut x, y) = (
             x.map(|v| Fq::new_unchecked(BigInt(v))),
             y.map(|v| Fq::new_unchecked(BigInt(v))),
@@ -274,17 +274,17 @@ mod lanes {
         x[k as usize % 8].into_bigint().0[0]
     }
 
-    /// The 29-bit lanes' chains as sets of four, each set's product computed
-    /// by `product`.
-    fn u32_chains<const S: usize>(
+    /// The 29-bit lanes' chains `j < C` (`C = 4 S`) as sets of four, each
+    /// set's product computed by `product`.
+    fn u32_chains<const S: usize, const C: usize>(
         n: u32,
         k: u32,
         product: impl Fn(&[[v128; 9]; S], &[[v128; 9]; S], &[v128; 9], v128) -> [[v128; 9]; S],
     ) -> u64 {
-        let (x, y) = starts();
+        let (x, y) = starts::<C>();
         let p = Fq::MODULUS.0;
         let (pv, inv) = (to_u32([&p; 4], 0), u32x4_splat(neg_inv(29) as u32));
-        let set = |v: &[[u64; 4]; 8], s: usize, shift: usize| {
+        let set = |v: &[[u64; 4]; C], s: usize, shift: usize| {
             to_u32(
                 [&v[4 * s], &v[4 * s + 1], &v[4 * s + 2], &v[4 * s + 3]],
                 shift,
@@ -296,7 +296,7 @@ mod lanes {
         for _ in 0..n {
             a = product(&a, &b, &pv, inv);
         }
-        let (s, i) = ((k as usize % 8) / 4, k as usize % 4);
+        let (s, i) = ((k as usize % C) / 4, k as usize % 4);
         let limbs: [u64; 9] = core::array::from_fn(|j| lane_u32(a[s][j], i));
         canonical(join(&limbs, 29))
     }
@@ -304,7 +304,7 @@ mod lanes {
     /// Two sets of four lanes by rows, one set after the other.
     #[no_mangle]
     pub extern "C" fn rows4x2(n: u32, k: u32) -> u64 {
-        u32_chains::<2>(n, k, |a, b, p, inv| {
+        u32_chains::<2, 8>(n, k, |a, b, p, inv| {
             [rows4(&a[0], &b[0], p, inv), rows4(&a[1], &b[1], p, inv)]
         })
     }
@@ -312,7 +312,7 @@ mod lanes {
     /// Two sets of four lanes by columns, one set after the other.
     #[no_mangle]
     pub extern "C" fn cols4x2(n: u32, k: u32) -> u64 {
-        u32_chains::<2>(n, k, |a, b, p, inv| {
+        u32_chains::<2, 8>(n, k, |a, b, p, inv| {
             let (u, v) = (
                 cols::<1>(&[a[0]], &[b[0]], p, inv),
                 cols::<1>(&[a[1]], &[b[1]], p, inv),
@@ -324,13 +324,21 @@ mod lanes {
     /// Two sets of four lanes by columns, interleaved column by column.
     #[no_mangle]
     pub extern "C" fn cols8(n: u32, k: u32) -> u64 {
-        u32_chains::<2>(n, k, cols::<2>)
+        u32_chains::<2, 8>(n, k, cols::<2>)
+    }
+
+    /// Four sets of four lanes by columns, interleaved column by column:
+    /// sixteen chains (`j < 16`, `k` up to 15), the form the package's
+    /// lanes (`zkaccel_ff::simd128`) run.
+    #[no_mangle]
+    pub extern "C" fn cols16(n: u32, k: u32) -> u64 {
+        u32_chains::<4, 16>(n, k, cols::<4>)
     }
 
     /// Four sets of two `f64` lanes by columns, interleaved.
     #[no_mangle]
     pub extern "C" fn f64x8(n: u32, k: u32) -> u64 {
-        let (x, y) = starts();
+        let (x, y) = starts::<8>();
         let p = Fq::MODULUS.0;
         let (pv, inv) = (to_f64([&p; 2], 0), f64x2_splat(neg_inv(24) as f64));
         let mut a: [[v128; 11]; 4] =

@@ -27,7 +27,7 @@
 //! | `ifma.rs` | the AVX-512 IFMA lanes, eight elements per vector (module `ifma`, x86-64 only) |
 //! | `ifma_chords.rs`, `ifma_chain.rs` | on the lanes: batched affine chord additions (the MSM's buckets), fixed powers by addition chains (square roots) |
 //! | `avx2.rs` | the AVX2 lanes, four elements per vector (module `avx2`, x86-64 only) |
-//! | `simd128.rs` | WebAssembly's SIMD128 lanes: batched affine chord additions eight at a time in the base field and in `Fp2` (module `simd128`, wasm32 built with `+simd128` only) |
+//! | `simd128.rs` | WebAssembly's SIMD128 lanes: batched affine chord additions sixteen at a time in the base field and in `Fp2` (module `simd128`, wasm32 built with `+simd128` only) |
 //! | `limbs.rs` | splitting 64-bit limbs into the lanes' narrower limbs |
 //! | `cache.rs` | [`prefetch`] |
 //! | `inverse.rs` | [`inverse`]: variable-time inversion by safegcd (divsteps), for public data |

@@ -1,4 +1,4 @@
-//! Affine point additions by the chord rule, eight at a time in
+//! Affine point additions by the chord rule, sixteen at a time in
 //! WebAssembly's SIMD128 lanes, all inverses of a batch from one inversion
 //! (Montgomery's trick): the MSM's bucket additions of four-limb curves
 //! whose base field is below `2^254` (BN254 G1, [`add_affine_batch`]) and
@@ -6,20 +6,20 @@
 //! [`add_affine_batch_fp2`]) in a module built with
 //! `-C target-feature=+simd128` (the npm package's).
 //!
-//! Eight elements are two sets of four `i32x4` lanes, each element nine
+//! Sixteen elements are four sets of four `i32x4` lanes, each element nine
 //! limbs of 29 bits (limb `j` of element `4 s + i` is lane `i` of
 //! `v[s][j]`). A product is Montgomery's with radix `R' = 2^261` by
 //! columns: each column's 32 x 32 -> 64-bit limb products
 //! (`u64x2.extmul`) summed without carries, its digit of the multiple of
-//! `p` found from the sum, its carry passed on; the two sets interleaved
-//! column by column, which hides each column's chain. That product runs
-//! 1.24x the scalar 29-bit kernel's speed in node 20 and 1.46x in Chromium
-//! 156 (`crates/ff/examples/wasm_lanes.rs`, benches/results/browser.md):
-//! V8 turns each `extmul` into two unpacks and a `vpmuludq`, so the lanes
-//! gain only the vector multiplier's second port. In G2 an addition in the
-//! lanes runs 1.4-1.5x the scalar chord rule's speed (batches of 512,
-//! node 20), and the G2 MSM 1.05-1.09x at 2^16 terms: its additions'
-//! products are fewer (15 against 17) but each gains as little.
+//! `p` found from the sum, its carry passed on; the four sets interleaved
+//! column by column, which hides each column's chain. With two sets that
+//! product ran 1.24x the scalar 29-bit kernel's speed in node 20 and 1.46x
+//! in Chromium 156, with four 1.36-1.50x and 1.57x
+//! (`crates/ff/examples/wasm_lanes.rs`, benches/results/browser.md); eight
+//! sets run out of registers. V8 turns each `extmul` into two unpacks and
+//! a `vpmuludq`, so the lanes gain only the vector multiplier's second
+//! port and the overlap of independent chains. Dense proofs ran 1.10-1.14x
+//! faster with four sets than with two.
 //!
 //! Values in the lanes are not reduced: every value below `64 p < 2^260`
 //! and every product's result below `(a b) / R' + p` (the bounds are at
@@ -38,11 +38,19 @@ const MASK: u32 = (1 << BITS) - 1;
 /// Limbs a value takes: `29 * 9 = 261` bits.
 const L: usize = 9;
 
-/// Eight values: two sets of four lanes of nine limbs.
-type Oct = [[v128; L]; 2];
+/// Sets of four lanes a [`Group`] holds, interleaved in every product: four
+/// sets ran products 1.14x faster than two in node 20 (49.4 against 56.1
+/// ns, `crates/ff/examples/wasm_lanes.rs`), where two independent products
+/// of two sets one after the other gained nothing.
+const SETS: usize = 4;
+/// Values a [`Group`] holds.
+const WIDTH: usize = 4 * SETS;
 
-/// Eight `Fp2` values: their components' [`Oct`]s.
-type Oct2 = [Oct; 2];
+/// [`WIDTH`] values: [`SETS`] sets of four lanes of nine limbs.
+type Group = [[v128; L]; SETS];
+
+/// [`WIDTH`] `Fp2` values: their components' [`Group`]s.
+type Group2 = [Group; 2];
 
 /// The modulus in the lanes' forms.
 struct Consts {
@@ -131,16 +139,16 @@ fn pack4(xs: [[u64; 4]; 4]) -> [v128; L] {
     })
 }
 
-/// Eight elements into the lanes (lanes past `xs`' end take `pad`).
+/// [`WIDTH`] elements into the lanes (lanes past `xs`' end take `pad`).
 #[inline(always)]
-fn pack<F: MontField>(xs: &[F], pad: &[u64; 4]) -> Oct {
+fn pack<F: MontField>(xs: &[F], pad: &[u64; 4]) -> Group {
     pack_by(xs, |x| x, pad)
 }
 
-/// Eight elements `part(&xs[e])` into the lanes (lanes past `xs`' end take
+/// [`WIDTH`] elements `part(&xs[e])` into the lanes (lanes past `xs`' end take
 /// `pad`): a component of each `Fp2` element, or the element itself.
 #[inline(always)]
-fn pack_by<T, F: MontField>(xs: &[T], part: impl Fn(&T) -> &F, pad: &[u64; 4]) -> Oct {
+fn pack_by<T, F: MontField>(xs: &[T], part: impl Fn(&T) -> &F, pad: &[u64; 4]) -> Group {
     let word = |e: usize| xs.get(e).map_or(*pad, |x| part(x).mont_words::<4>());
     core::array::from_fn(|s| pack4(core::array::from_fn(|i| word(4 * s + i))))
 }
@@ -173,12 +181,12 @@ fn unpack4(v: &[v128; L]) -> [[u64; 4]; 4] {
     })
 }
 
-/// The eight values of `v` (each below `4 p`), fully reduced, in 64-bit
+/// The [`WIDTH`] values of `v` (each below `4 p`), fully reduced, in 64-bit
 /// words.
-fn unpack(v: &Oct, c: &Consts) -> [[u64; 4]; 8] {
-    let (a, b) = (unpack4(&v[0]), unpack4(&v[1]));
+fn unpack(v: &Group, c: &Consts) -> [[u64; 4]; WIDTH] {
+    let sets = v.map(|set| unpack4(&set));
     core::array::from_fn(|e| {
-        let mut w = if e < 4 { a[e] } else { b[e - 4] };
+        let mut w = sets[e / 4][e % 4];
         // Subtract p while it fits: usually once or not at all, where three
         // branch-free subtractions (`portable::reduce_once`) cost 3-4% of a
         // dense proof.
@@ -220,7 +228,7 @@ fn normalize(mut d: [v128; L]) -> [v128; L] {
 
 /// `a - b + k p` with `off` the limbs of `k p` (`b < k p`), normalised.
 #[inline(always)]
-fn sub(a: &Oct, b: &Oct, off: &[v128; L]) -> Oct {
+fn sub(a: &Group, b: &Group, off: &[v128; L]) -> Group {
     core::array::from_fn(|s| {
         normalize(core::array::from_fn(|j| {
             i32x4_sub(i32x4_add(a[s][j], off[j]), b[s][j])
@@ -230,13 +238,13 @@ fn sub(a: &Oct, b: &Oct, off: &[v128; L]) -> Oct {
 
 /// `k p - b` (`b < k p`, `off` the limbs of `k p`), normalised.
 #[inline(always)]
-fn neg(b: &Oct, off: &[v128; L]) -> Oct {
+fn neg(b: &Group, off: &[v128; L]) -> Group {
     core::array::from_fn(|s| normalize(core::array::from_fn(|j| i32x4_sub(off[j], b[s][j]))))
 }
 
 /// `a + b` (below `2^261`), normalised.
 #[inline(always)]
-fn add(a: &Oct, b: &Oct) -> Oct {
+fn add(a: &Group, b: &Group) -> Group {
     core::array::from_fn(|s| normalize(core::array::from_fn(|j| i32x4_add(a[s][j], b[s][j]))))
 }
 
@@ -245,7 +253,7 @@ fn add(a: &Oct, b: &Oct) -> Oct {
 /// estimate `floor(v / 2^244) Consts::recip / 2^20` falls short of `v / p`
 /// by less than `1 + 2^17 2 / 2^20 + 2^244 / p`).
 #[inline(always)]
-fn reduce(v: &Oct, c: &Consts) -> Oct {
+fn reduce(v: &Group, c: &Consts) -> Group {
     let mask = u32x4_splat(MASK);
     core::array::from_fn(|s| {
         // Limb 8 holds bits 232 to 260.
@@ -264,7 +272,7 @@ fn reduce(v: &Oct, c: &Consts) -> Oct {
 
 /// `x 2^5` for `x < 2^256`.
 #[inline(always)]
-fn shl5(x: &Oct) -> Oct {
+fn shl5(x: &Group) -> Group {
     let mask = u32x4_splat(MASK);
     core::array::from_fn(|s| {
         core::array::from_fn(|j| {
@@ -278,10 +286,10 @@ fn shl5(x: &Oct) -> Oct {
     })
 }
 
-/// `a b / 2^261 mod p`, below `a b / 2^261 + p`, by columns, the two sets
+/// `a b / 2^261 mod p`, below `a b / 2^261 + p`, by columns, the sets
 /// interleaved.
 #[inline(always)]
-fn mul(a: &Oct, b: &Oct, c: &Consts) -> Oct {
+fn mul(a: &Group, b: &Group, c: &Consts) -> Group {
     mul_sum([a], [b], c)
 }
 
@@ -289,28 +297,28 @@ fn mul(a: &Oct, b: &Oct, c: &Consts) -> Oct {
 /// [`mul`] with the `K` products summed in each column and reduced once
 /// (`K <= 2`: a column's sum stays below `27 * 2^58 < 2^64`).
 #[inline(always)]
-fn mul_sum<const K: usize>(a: [&Oct; K], b: [&Oct; K], c: &Consts) -> Oct {
+fn mul_sum<const K: usize>(a: [&Group; K], b: [&Group; K], c: &Consts) -> Group {
     let (mask, mask32, z) = (u64x2_splat(MASK as u64), u32x4_splat(MASK), u64x2_splat(0));
-    let (mut carry_lo, mut carry_hi) = ([z; 2], [z; 2]);
-    let mut m = [[z; L]; 2];
-    let mut out = [[z; L]; 2];
+    let (mut carry_lo, mut carry_hi) = ([z; SETS], [z; SETS]);
+    let mut m = [[z; L]; SETS];
+    let mut out = [[z; L]; SETS];
     for col in 0..2 * L {
         let (mut lo, mut hi) = (carry_lo, carry_hi);
         for k in 0..K {
             for i in col.saturating_sub(L - 1)..=col.min(L - 1) {
-                for s in 0..2 {
+                for s in 0..SETS {
                     lo[s] = i64x2_add(lo[s], u64x2_extmul_low_u32x4(a[k][s][i], b[k][s][col - i]));
                     hi[s] = i64x2_add(hi[s], u64x2_extmul_high_u32x4(a[k][s][i], b[k][s][col - i]));
                 }
             }
         }
         for i in col.saturating_sub(L - 1)..col.min(L) {
-            for s in 0..2 {
+            for s in 0..SETS {
                 lo[s] = i64x2_add(lo[s], u64x2_extmul_low_u32x4(m[s][i], c.p[col - i]));
                 hi[s] = i64x2_add(hi[s], u64x2_extmul_high_u32x4(m[s][i], c.p[col - i]));
             }
         }
-        for s in 0..2 {
+        for s in 0..SETS {
             if col < L {
                 // The digit that clears this column's low 29 bits.
                 let t = i32x4_shuffle::<0, 2, 4, 6>(lo[s], hi[s]);
@@ -330,14 +338,14 @@ fn mul_sum<const K: usize>(a: [&Oct; K], b: [&Oct; K], c: &Consts) -> Oct {
 
 /// The inverses `d_t^-1 R` of every group's denominators `d_t` (R-form
 /// values below `4p`, none zero), below `2p`: Montgomery's trick over the
-/// eight lanes' chains, then one scalar batch inversion of the eight chain
-/// products. The prefix products `(d_0 ... d_t) R 2^(-5 t)` (each product
-/// of R-form values divides by `R' = R 2^5`), the last one's eight values
+/// [`WIDTH`] lanes' chains, then one scalar batch inversion of the
+/// [`WIDTH`] chain products. The prefix products `(d_0 ... d_t) R 2^(-5 t)`
+/// (each product of R-form values divides by `R' = R 2^5`), the last one's values
 /// as arkworks elements (`D 2^(-5 T)`) inverted (`D^-1 2^(5 T)`, R form),
 /// then on the way back `inv_t = (d_0 ... d_t)^-1 2^(5 t) R` throughout,
 /// and `inv_t prefix_(t-1) / R' = d_t^-1 R`.
-fn inverses<F: MontField>(dens: &[Oct], c: &Consts) -> Vec<Oct> {
-    let mut prefix: Vec<Oct> = Vec::with_capacity(dens.len());
+fn inverses<F: MontField>(dens: &[Group], c: &Consts) -> Vec<Group> {
+    let mut prefix: Vec<Group> = Vec::with_capacity(dens.len());
     for d in dens {
         let pre = match prefix.last() {
             Some(last) => mul(last, d, c),
@@ -361,9 +369,9 @@ fn inverses<F: MontField>(dens: &[Oct], c: &Consts) -> Vec<Oct> {
 }
 
 /// `(px[i], py[i]) += (qx[i], qy[i])` for every `i`: affine points added by
-/// the chord rule in the lanes, eight at a time, all inverses from one
-/// batched inversion (Montgomery's trick over eight interleaved chains,
-/// then one scalar batch inversion of the eight chain products). Every
+/// the chord rule in the lanes, sixteen at a time, all inverses from one
+/// batched inversion (Montgomery's trick over sixteen interleaved chains,
+/// then one scalar batch inversion of the sixteen chain products). Every
 /// `px[i] != qx[i]` and neither point is the identity (the caller routes
 /// doublings and `P + (-P)` elsewhere; breaking this gives wrong points,
 /// never undefined behaviour). Results are arkworks' values, fully
@@ -382,10 +390,10 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
     }
     let c = Consts::of::<F>();
     let (zero, one) = ([0u64; 4], <F as ark_ff::Field>::ONE.mont_words::<4>());
-    let groups = n.div_ceil(8);
+    let groups = n.div_ceil(WIDTH);
     let (mut xs, mut dx) = (Vec::with_capacity(groups), Vec::with_capacity(groups));
     for t in 0..groups {
-        let at = 8 * t..n.min(8 * t + 8);
+        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
         // Lanes past the end add (1, 0) to (0, 0), which keeps every
         // denominator non-zero.
         let (xp, xq) = (pack(&px[at.clone()], &zero), pack(&qx[at], &one));
@@ -396,7 +404,7 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
     let inverses = inverses::<F>(&dx, &c);
     for t in 0..groups {
         let d_inv = &inverses[t];
-        let at = 8 * t..n.min(8 * t + 8);
+        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
         let (xp, xq) = &xs[t];
         let yp = pack(&py[at.clone()], &zero);
         // (y_q - y_p) R in (0, 2p), then times 2^5 (below 64p): its product
@@ -430,9 +438,9 @@ where
         && P::NONRESIDUE == -<P::Fp as ark_ff::Field>::ONE
 }
 
-/// [`add_affine_batch`] over `Fp2<P>` ([`fits_fp2`]: BN254's G2), eight
-/// additions at a time, each coordinate's two components in two sets of
-/// lanes.
+/// [`add_affine_batch`] over `Fp2<P>` ([`fits_fp2`]: BN254's G2), sixteen
+/// additions at a time, each coordinate's two components in two
+/// [`Group`]s.
 /// `false`, touching nothing, where [`fits_fp2`] does not hold or the
 /// slices' lengths differ; the points' contract is [`add_affine_batch`]'s.
 ///
@@ -469,15 +477,15 @@ where
     }
     let c = Consts::of::<P::Fp>();
     let (zero, one) = ([0u64; 4], <P::Fp as ark_ff::Field>::ONE.mont_words::<4>());
-    // Both components of eight elements.
-    let pack2 = |xs: &[Fp2<P>], pad0: &[u64; 4]| -> Oct2 {
+    // Both components of sixteen elements.
+    let pack2 = |xs: &[Fp2<P>], pad0: &[u64; 4]| -> Group2 {
         [pack_by(xs, |x| &x.c0, pad0), pack_by(xs, |x| &x.c1, &zero)]
     };
-    let groups = n.div_ceil(8);
+    let groups = n.div_ceil(WIDTH);
     let (mut xs, mut ds) = (Vec::with_capacity(groups), Vec::with_capacity(groups));
-    let mut norms: Vec<Oct> = Vec::with_capacity(groups);
+    let mut norms: Vec<Group> = Vec::with_capacity(groups);
     for t in 0..groups {
-        let at = 8 * t..n.min(8 * t + 8);
+        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
         // Lanes past the end add (1, 0) to (0, 0): d = 1, norm 1.
         let (xp, xq) = (pack2(&px[at.clone()], &zero), pack2(&qx[at], &one));
         let d = [sub(&xq[0], &xp[0], &c.p), sub(&xq[1], &xp[1], &c.p)];
@@ -490,7 +498,7 @@ where
     let inverses = inverses::<P::Fp>(&norms, &c);
     for t in 0..groups {
         let ((xp, xq), d, norm_inv) = (&xs[t], &ds[t], &inverses[t]);
-        let at = 8 * t..n.min(8 * t + 8);
+        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
         let (yp, yq) = (pack2(&py[at.clone()], &zero), pack2(&qy[at.clone()], &zero));
         let dy = [sub(&yq[0], &yp[0], &c.p), sub(&yq[1], &yp[1], &c.p)];
         // w = dy conj(d) = (dy0 d0 + dy1 d1) + (dy1 d0 - dy0 d1) u.
@@ -507,15 +515,15 @@ where
             mul(&shl5(&add(&l[0], &l[0])), &l[1], &c),
         ];
         // x3 = λ^2 - x_p - x_q and x_p - x3 = 2 x_p + x_q - λ^2.
-        let sum: Oct2 = core::array::from_fn(|k| add(&xp[k], &xq[k]));
-        let x3: Oct2 = core::array::from_fn(|k| reduce(&sub(&sq[k], &sum[k], &c.p2), &c));
-        let u: Oct2 = core::array::from_fn(|k| sub(&add(&sum[k], &xp[k]), &sq[k], &c.p3));
+        let sum: Group2 = core::array::from_fn(|k| add(&xp[k], &xq[k]));
+        let x3: Group2 = core::array::from_fn(|k| reduce(&sub(&sq[k], &sum[k], &c.p2), &c));
+        let u: Group2 = core::array::from_fn(|k| sub(&add(&sum[k], &xp[k]), &sq[k], &c.p3));
         // y3 = λ (x_p - x3) - y_p = (l0 u0 - l1 u1) + (l0 u1 + l1 u0) u - y_p.
         let t3 = [
             mul_sum([&l0, &nl1], [&u[0], &u[1]], &c),
             mul_sum([&l0, &shl5(&l[1])], [&u[1], &u[0]], &c),
         ];
-        let y3: Oct2 = core::array::from_fn(|k| reduce(&sub(&t3[k], &yp[k], &c.p), &c));
+        let y3: Group2 = core::array::from_fn(|k| reduce(&sub(&t3[k], &yp[k], &c.p), &c));
         let (x0, x1) = (unpack(&x3[0], &c), unpack(&x3[1], &c));
         let (y0, y1) = (unpack(&y3[0], &c), unpack(&y3[1], &c));
         for (e, i) in at.enumerate() {

@@ -1,12 +1,13 @@
 // The SIMD128 experiment (crates/ff/examples/wasm_lanes.rs): BN254 Fq
 // Montgomery products several at a time in WebAssembly's SIMD128 lanes
 // (29-bit limbs in i32x4 lanes multiplied by u64x2.extmul, by rows or by
-// columns, four or eight products at once; 24-bit limbs in f64x2 lanes)
-// against the package's scalar 29-bit kernel, on eight independent chains
-// of N products each, in node and, with --chromium, in headless Chromium on
-// a page from a loopback port. Every variant's eight chains of 0, 1, 7 and
-// N products are checked against BigInt arithmetic first. Interleaved
-// rounds, medians; ns a product.
+// columns, four, eight or sixteen products at once; 24-bit limbs in f64x2
+// lanes) against the package's scalar 29-bit kernel, on eight independent
+// chains of N products each (sixteen for the sixteen at once), in node
+// and, with --chromium, in headless Chromium on a page from a loopback
+// port. Every variant's chains of 0, 1, 7 and N products are checked
+// against BigInt arithmetic first. Interleaved rounds, medians; ns a
+// product.
 //
 //   RUSTFLAGS="-C target-feature=+simd128" cargo build --release -p zkaccel-ff \
 //       --example wasm_lanes --target wasm32-unknown-unknown --target-dir target/simd128
@@ -42,10 +43,11 @@ const measure = async (bytes, n, rounds) => {
     return ((x * pow(y, BigInt(k))) % Q) & 0xffffffffffffffffn;
   };
   const { instance } = await WebAssembly.instantiate(bytes, {});
-  const sides = ["scalar8", "rows4x2", "cols4x2", "cols8", "f64x8"];
+  const sides = ["scalar8", "rows4x2", "cols4x2", "cols8", "cols16", "f64x8"];
+  const chains = (side) => (side === "cols16" ? 16 : 8);
   for (const side of sides) {
     for (const k of [0, 1, 7, n]) {
-      for (let j = 0; j < 8; j++) {
+      for (let j = 0; j < chains(side); j++) {
         const got = BigInt.asUintN(64, instance.exports[side](k, j));
         if (got !== expected(j, k)) throw new Error(`${side}: chain ${j} of ${k} products gave ${got}, BigInt says ${expected(j, k)}`);
       }
@@ -56,7 +58,7 @@ const measure = async (bytes, n, rounds) => {
     for (const side of sides) {
       const t0 = performance.now();
       instance.exports[side](n, 0);
-      times[side].push(((performance.now() - t0) * 1e6) / (8 * n));
+      times[side].push(((performance.now() - t0) * 1e6) / (chains(side) * n));
     }
   }
   return sides.map((s) => [s, [...times[s]].sort((a, b) => a - b)[rounds >> 1]]);
@@ -74,7 +76,7 @@ try {
   console.error(`no ${wasmPath}: build it first (see this file's head)`);
   process.exit(2);
 }
-console.log(`${machine()}; eight chains of ${n} products, ${rounds} interleaved rounds, medians, all checked against BigInt`);
+console.log(`${machine()}; eight (cols16: sixteen) chains of ${n} products, ${rounds} interleaved rounds, medians, all checked against BigInt`);
 if (!inChromium) {
   print(`node ${process.version}`, await measure(bytes, n, rounds));
 } else {
