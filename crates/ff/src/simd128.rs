@@ -46,6 +46,12 @@ const SETS: usize = 4;
 /// Values a [`Group`] holds.
 const WIDTH: usize = 4 * SETS;
 
+/// The indices of group `t` of a batch of `n` values: [`WIDTH`] of them, or
+/// fewer in the last group.
+fn group_at(t: usize, n: usize) -> core::ops::Range<usize> {
+    WIDTH * t..n.min(WIDTH * t + WIDTH)
+}
+
 /// [`WIDTH`] values: [`SETS`] sets of four lanes of nine limbs.
 type Group = [[v128; L]; SETS];
 
@@ -393,7 +399,7 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
     let groups = n.div_ceil(WIDTH);
     let (mut xs, mut dx) = (Vec::with_capacity(groups), Vec::with_capacity(groups));
     for t in 0..groups {
-        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
+        let at = group_at(t, n);
         // Lanes past the end add (1, 0) to (0, 0), which keeps every
         // denominator non-zero.
         let (xp, xq) = (pack(&px[at.clone()], &zero), pack(&qx[at], &one));
@@ -404,7 +410,7 @@ pub fn add_affine_batch<F: MontField>(px: &mut [F], py: &mut [F], qx: &[F], qy: 
     let inverses = inverses::<F>(&dx, &c);
     for t in 0..groups {
         let d_inv = &inverses[t];
-        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
+        let at = group_at(t, n);
         let (xp, xq) = &xs[t];
         let yp = pack(&py[at.clone()], &zero);
         // (y_q - y_p) R in (0, 2p), then times 2^5 (below 64p): its product
@@ -485,7 +491,7 @@ where
     let (mut xs, mut ds) = (Vec::with_capacity(groups), Vec::with_capacity(groups));
     let mut norms: Vec<Group> = Vec::with_capacity(groups);
     for t in 0..groups {
-        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
+        let at = group_at(t, n);
         // Lanes past the end add (1, 0) to (0, 0): d = 1, norm 1.
         let (xp, xq) = (pack2(&px[at.clone()], &zero), pack2(&qx[at], &one));
         let d = [sub(&xq[0], &xp[0], &c.p), sub(&xq[1], &xp[1], &c.p)];
@@ -498,7 +504,7 @@ where
     let inverses = inverses::<P::Fp>(&norms, &c);
     for t in 0..groups {
         let ((xp, xq), d, norm_inv) = (&xs[t], &ds[t], &inverses[t]);
-        let at = WIDTH * t..n.min(WIDTH * t + WIDTH);
+        let at = group_at(t, n);
         let (yp, yq) = (pack2(&py[at.clone()], &zero), pack2(&qy[at.clone()], &zero));
         let dy = [sub(&yq[0], &yp[0], &c.p), sub(&yq[1], &yp[1], &c.p)];
         // w = dy conj(d) = (dy0 d0 + dy1 d1) + (dy1 d0 - dy0 d1) u.
