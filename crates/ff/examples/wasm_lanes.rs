@@ -281,6 +281,7 @@ mod lanes {
         k: u32,
         product: impl Fn(&[[v128; 9]; S], &[[v128; 9]; S], &[v128; 9], v128) -> [[v128; 9]; S],
     ) -> u64 {
+        const { assert!(C == 4 * S, "C chains are S sets of four") };
         let (x, y) = starts::<C>();
         let p = Fq::MODULUS.0;
         let (pv, inv) = (to_u32([&p; 4], 0), u32x4_splat(neg_inv(29) as u32));
