@@ -3,7 +3,7 @@
 
 use super::bases::Bases;
 use super::glv_split::{split_terms, split_then_pippenger, GLV_MIN_BITS};
-use super::pippenger::{max_bits, pippenger_known_bits};
+use super::pippenger::{max_bits, pippenger_known_bits, pippenger_plan, BucketAdds};
 use super::strauss::{strauss_bases, strauss_max_terms};
 use crate::field_ops::FieldOps;
 use crate::parallel::{map_indices, parallel_threads, to_bigints, FILTER_CHUNK};
@@ -117,8 +117,8 @@ pub(super) fn bucket_or_strauss<P: CurveMul, S: Bases<P>, B: BigInteger>(
 /// reductions) but not the additions, and doubles the points to stream, so
 /// it pays where the reductions dominate and where the halved width moves
 /// the terms to a better window size. The ranges are the grid's (docs/msm.md,
-/// "Where Auto's thresholds come from"); the one around 2^18 stops halfway,
-/// in log scale, to the losses measured on either side.
+/// "Where Auto's thresholds come from"). In the third, around 2^18, the
+/// split applies only where it widens the window ([`split_widens`]).
 pub(super) const GLV_AUTO_TERMS: [core::ops::Range<usize>; 3] =
     [0..1280, 2560..(1 << 15), (3 << 16)..(3 << 17)];
 
@@ -140,7 +140,29 @@ fn glv_auto_terms() -> &'static [core::ops::Range<usize>] {
 
 /// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
 pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
-    glv_auto_terms().iter().any(|r| r.contains(&n)) && bits > GLV_MIN_BITS && glv_splits::<P>()
+    bits > GLV_MIN_BITS
+        && glv_splits::<P>()
+        && glv_auto_terms()
+            .iter()
+            .enumerate()
+            .any(|(i, r)| r.contains(&n) && (i < 2 || split_widens::<P>(n, bits)))
+}
+
+/// Whether the `2n` split terms of half the width get a wider window than
+/// the `n` unsplit ones ([`pippenger_plan`] on this CPU's bucket
+/// additions). Around 2^18 that is what the split gains: from 150,000 to
+/// 253,967 full-width terms the IFMA lanes' plan gives the split 16-bit
+/// windows and the unsplit terms 13-bit ones; from 253,968 terms, and on
+/// the scalar kernels (ADX, aarch64, portable) throughout, both get 16-bit
+/// windows, and the split, doing the same additions over twice the points,
+/// loses. On a 2-core Intel Xeon (family 6 model 207), BN254 G1, random
+/// terms, two threads, the median of 9 interleaved pairs' time ratios,
+/// split over unsplit (docs/msm.md, "GLV split"): IFMA 0.864-0.895 at
+/// 200,000-248,163 terms, 1.082-1.104 at 2^18 and 350,000; ADX 1.035 at
+/// 248,163 and 1.027-1.030 at 2^18; portable 1.008-1.019 at 2^18.
+fn split_widens<P: CurveMul>(n: usize, bits: u32) -> bool {
+    let adds = BucketAdds::detect::<P>();
+    pippenger_plan(2 * n, bits.div_ceil(2), adds).0 > pippenger_plan(n, bits, adds).0
 }
 
 /// Whether the curve allows the GLV split of an MSM's terms
