@@ -150,12 +150,12 @@ pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
 
 /// Whether the `2n` split terms of half the width get a wider window than
 /// the `n` unsplit ones ([`pippenger_plan`] on this CPU's bucket
-/// additions). Around 2^18 that is what the split gains: from 150,000 to
-/// 253,967 full-width terms the IFMA lanes' plan gives the split 16-bit
-/// windows and the unsplit terms 13-bit ones; from 253,968 terms, and on
-/// the scalar kernels (ADX, aarch64, portable) throughout, both get 16-bit
-/// windows, and the split, doing the same additions over twice the points,
-/// loses. On a 2-core Intel Xeon (family 6 model 207), BN254 G1, random
+/// additions). Around 2^18 that is what the split gains: on two threads,
+/// from 150,000 to 253,967 full-width terms the IFMA lanes' plan gives
+/// the split 16-bit windows and the unsplit terms 13-bit ones; from
+/// 253,968 terms, and on the scalar kernels (ADX, aarch64, portable)
+/// throughout, both get 16-bit windows, and the split, doing the same
+/// additions over twice the points, loses. On a 2-core Intel Xeon (family 6 model 207), BN254 G1, random
 /// terms, two threads, the median of 9 interleaved pairs' time ratios,
 /// split over unsplit (docs/msm.md, "GLV split"): IFMA 0.864-0.895 at
 /// 200,000-248,163 terms, 1.082-1.104 at 2^18 and 350,000; ADX 1.035 at
