@@ -5,28 +5,19 @@
 //! each method's median time. Building the inputs is outside the timed
 //! region; every result is checked equal to the first unsplit one.
 //! `ZKACCEL_KERNEL` picks the kernels (docs/msm.md, "GLV split").
-use ark_ec::{CurveGroup, PrimeGroup};
-use ark_ff::UniformRand;
 use rand::SeedableRng;
 use std::time::Instant;
 use zkaccel_cpu::{msm_with, MsmAlgorithm};
+use zkaccel_testkit::inputs::{progression, random_scalars};
+use zkaccel_testkit::timing::median;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1 << 17);
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(9).max(1);
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-    let g = ark_bn254::G1Projective::generator();
-    let step = g * ark_bn254::Fr::rand(&mut rng);
-    let mut cur = g;
-    let points: Vec<_> = (0..n)
-        .map(|_| {
-            cur += step;
-            cur
-        })
-        .collect();
-    let bases = ark_bn254::G1Projective::normalize_batch(&points);
-    let scalars: Vec<ark_bn254::Fr> = (0..n).map(|_| ark_bn254::Fr::rand(&mut rng)).collect();
+    let bases = progression::<ark_bn254::g1::Config>(n, &mut rng);
+    let scalars: Vec<ark_bn254::Fr> = random_scalars(n, &mut rng);
     let methods = [
         ("unsplit", MsmAlgorithm::Pippenger),
         ("split", MsmAlgorithm::PippengerGlv),
@@ -42,18 +33,15 @@ fn main() {
             assert_eq!(sum, expected, "{} differs", methods[j].0);
         }
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let mut ratios: Vec<f64> = ms[1].iter().zip(&ms[0]).map(|(s, u)| s / u).collect();
-    let r = median(&mut ratios);
+    let ratios: Vec<f64> = ms[1].iter().zip(&ms[0]).map(|(s, u)| s / u).collect();
+    let (lo, hi) = ratios
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), &r| (lo.min(r), hi.max(r)));
     println!(
-        "{n} terms, {rounds} rounds: split / unsplit {r:.3} (range {:.3}-{:.3})",
-        ratios[0],
-        ratios[rounds - 1]
+        "{n} terms, {rounds} rounds: split / unsplit {:.3} (range {lo:.3}-{hi:.3})",
+        median(ratios)
     );
-    for (j, (name, _)) in methods.iter().enumerate() {
-        println!("{name}: median {:.1} ms", median(&mut ms[j]));
+    for ((name, _), times) in methods.iter().zip(ms) {
+        println!("{name}: median {:.1} ms", median(times));
     }
 }

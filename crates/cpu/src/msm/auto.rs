@@ -140,12 +140,13 @@ fn glv_auto_terms() -> &'static [core::ops::Range<usize>] {
 
 /// Whether `Auto` splits `n` terms of `bits` bits by GLV on this curve.
 pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
+    // The first two ranges split whatever the plan; the third (absent in
+    // WebAssembly) only where the split widens the window.
+    let (always, widening) = glv_auto_terms().split_at(2);
+    let within = |ranges: &[core::ops::Range<usize>]| ranges.iter().any(|r| r.contains(&n));
     bits > GLV_MIN_BITS
         && glv_splits::<P>()
-        && glv_auto_terms()
-            .iter()
-            .enumerate()
-            .any(|(i, r)| r.contains(&n) && (i < 2 || split_widens::<P>(n, bits)))
+        && (within(always) || within(widening) && split_widens::<P>(n, bits))
 }
 
 /// Whether the `2n` split terms of half the width get a wider window than
@@ -155,11 +156,12 @@ pub(super) fn uses_glv<P: CurveMul>(n: usize, bits: u32) -> bool {
 /// the split 16-bit windows and the unsplit terms 13-bit ones; from
 /// 253,968 terms, and on the scalar kernels (ADX, aarch64, portable)
 /// throughout, both get 16-bit windows, and the split, doing the same
-/// additions over twice the points, loses. On a 2-core Intel Xeon (family 6 model 207), BN254 G1, random
-/// terms, two threads, the median of 9 interleaved pairs' time ratios,
-/// split over unsplit (docs/msm.md, "GLV split"): IFMA 0.864-0.895 at
-/// 200,000-248,163 terms, 1.082-1.104 at 2^18 and 350,000; ADX 1.035 at
-/// 248,163 and 1.027-1.030 at 2^18; portable 1.008-1.019 at 2^18.
+/// additions over twice the points, loses. On a 2-core Intel Xeon (family
+/// 6 model 207), BN254 G1, random terms, two threads, the median of 9
+/// interleaved pairs' time ratios, split over unsplit (docs/msm.md, "GLV
+/// split"): IFMA 0.864-0.895 at 200,000-248,163 terms, 1.082-1.104 at 2^18
+/// and 350,000; ADX 1.035 at 248,163 and 1.027-1.030 at 2^18; portable
+/// 1.008-1.019 at 2^18.
 fn split_widens<P: CurveMul>(n: usize, bits: u32) -> bool {
     let adds = BucketAdds::detect::<P>();
     pippenger_plan(2 * n, bits.div_ceil(2), adds).0 > pippenger_plan(n, bits, adds).0
